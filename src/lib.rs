@@ -1,0 +1,6 @@
+//! evotune: a genetic-algorithm tuner for the evaluation weights of board-game engines,
+//! Connect6 first. See README.md for a tour.
+
+pub mod fsutil;
+pub mod game;
+pub mod weights;

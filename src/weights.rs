@@ -1,0 +1,514 @@
+//! Named weight tables: a schema (name, default, min, max, step) declared once per evaluation,
+//! and the values of one table, read from and written to TOML.
+//!
+//! A weight file looks like this (see `protocols.md`, "Weight tables"):
+//!
+//! ```toml
+//! [meta]
+//! game = "connect6"
+//! eval = "roads"
+//! generation = 42
+//!
+//! [weights]
+//! own1 = 17
+//! # ... every weight of the schema, by name
+//! ```
+//!
+//! Everything else (bounds for the GA, mutation steps, C-header names) is derived from the
+//! schema, so a new weight is one line in its evaluation's schema.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// One tunable weight: its name in files, its hand-set default, its bounds and a mutation step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WeightSpec {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    /// Typical size of one mutation step (the standard deviation of Gaussian mutation).
+    pub step: i32,
+    pub doc: &'static str,
+}
+
+impl WeightSpec {
+    /// A spec whose mutation step is a twentieth of its range (at least 1).
+    pub const fn new(name: &'static str, default: i32, min: i32, max: i32, doc: &'static str) -> Self {
+        let step = (max - min) / 20;
+        WeightSpec {
+            name,
+            default,
+            min,
+            max,
+            step: if step < 1 { 1 } else { step },
+            doc,
+        }
+    }
+}
+
+/// The weights of one evaluation of one game, in a fixed order.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Schema {
+    /// Game name as written in `[meta] game`, e.g. `connect6`.
+    pub game: &'static str,
+    /// Evaluation name as written in `[meta] eval`, e.g. `roads`.
+    pub eval: &'static str,
+    /// Where the default values come from.
+    pub source: &'static str,
+    pub specs: &'static [WeightSpec],
+}
+
+impl Schema {
+    pub fn len(&self) -> usize {
+        self.specs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.specs.is_empty()
+    }
+
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.specs.iter().position(|s| s.name == name)
+    }
+
+    /// The default table of this schema.
+    pub fn defaults(&'static self) -> Weights {
+        Weights {
+            schema: self,
+            values: self.specs.iter().map(|s| s.default).collect(),
+        }
+    }
+}
+
+/// Every schema evotune knows, for loading files whose `[meta]` names their evaluation.
+pub fn all_schemas() -> &'static [&'static Schema] {
+    use crate::game::connect::eval::{patterns, roads};
+    static ALL: [&Schema; 4] = [
+        &roads::CONNECT6_ROADS,
+        &patterns::CONNECT6_PATTERNS,
+        &roads::GOMOKU_ROADS,
+        &patterns::GOMOKU_PATTERNS,
+    ];
+    &ALL
+}
+
+/// Looks a schema up by game and evaluation name.
+pub fn find_schema(game: &str, eval: &str) -> Option<&'static Schema> {
+    all_schemas()
+        .iter()
+        .copied()
+        .find(|s| s.game == game && s.eval == eval)
+}
+
+/// Values for every weight of a schema. Cheap to clone (a short vector).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Weights {
+    schema: &'static Schema,
+    values: Vec<i32>,
+}
+
+impl std::hash::Hash for Weights {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.schema.game.hash(state);
+        self.schema.eval.hash(state);
+        self.values.hash(state);
+    }
+}
+
+impl fmt::Debug for Weights {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Weights({}/{} ", self.schema.game, self.schema.eval)?;
+        f.debug_map()
+            .entries(self.schema.specs.iter().map(|s| s.name).zip(&self.values))
+            .finish()?;
+        write!(f, ")")
+    }
+}
+
+/// Metadata stored beside the weights. All fields are optional when reading.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Meta {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eval: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generation: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fitness: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub config_hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// Anything else a tool wrote there is kept, not rejected.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, toml::Value>,
+}
+
+/// Why a weight table could not be used. Every variant names the file (or `<text>`).
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsError {
+    #[error("{file}: cannot read: {source}")]
+    Io {
+        file: String,
+        source: std::io::Error,
+    },
+    #[error("{file}: not valid TOML: {message}")]
+    Syntax { file: String, message: String },
+    #[error("{file}: no [weights] table; a weight file has a [weights] table naming every weight ({expected})")]
+    NoTable { file: String, expected: String },
+    #[error("{file}{line}: unknown weight `{key}` for {game}/{eval}; the weights are: {expected}")]
+    Unknown {
+        file: String,
+        line: LineRef,
+        key: String,
+        game: String,
+        eval: String,
+        expected: String,
+    },
+    #[error("{file}: missing weight `{key}` (expected an integer in [{min}, {max}])")]
+    Missing {
+        file: String,
+        key: String,
+        min: i32,
+        max: i32,
+    },
+    #[error("{file}{line}: weight `{key}` must be an integer in [{min}, {max}], found {found}")]
+    BadValue {
+        file: String,
+        line: LineRef,
+        key: String,
+        min: i32,
+        max: i32,
+        found: String,
+    },
+    #[error("{file}: [meta] {key} = \"{found}\" but {expected} was expected")]
+    Mismatch {
+        file: String,
+        key: &'static str,
+        found: String,
+        expected: String,
+    },
+    #[error("{file}: [meta] names {game}/{eval}, which evotune does not know; known: {known}")]
+    UnknownSchema {
+        file: String,
+        game: String,
+        eval: String,
+        known: String,
+    },
+    #[error("{file}: bad [meta] table: {message}")]
+    BadMeta { file: String, message: String },
+    #[error("{file}: the top level may hold only [meta] and [weights], found `{key}`")]
+    Stray { file: String, key: String },
+}
+
+/// An optional ":line N" suffix for error messages.
+#[derive(Debug, Clone, Copy)]
+pub struct LineRef(pub Option<usize>);
+
+impl fmt::Display for LineRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(n) => write!(f, ":{n}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Finds the 1-based line on which `key = ...` is written, for error messages.
+fn line_of_key(text: &str, key: &str) -> LineRef {
+    LineRef(
+        text.lines()
+            .position(|l| {
+                let l = l.trim_start();
+                l.strip_prefix(key)
+                    .is_some_and(|rest| rest.trim_start().starts_with('='))
+            })
+            .map(|i| i + 1),
+    )
+}
+
+impl Weights {
+    pub fn schema(&self) -> &'static Schema {
+        self.schema
+    }
+
+    pub fn values(&self) -> &[i32] {
+        &self.values
+    }
+
+    /// Builds a table from values in schema order, clamping nothing: values out of bounds
+    /// are an error naming the weight.
+    pub fn from_values(schema: &'static Schema, values: Vec<i32>) -> Result<Self, WeightsError> {
+        assert_eq!(values.len(), schema.len(), "value count must match the schema");
+        for (spec, &v) in schema.specs.iter().zip(&values) {
+            if v < spec.min || v > spec.max {
+                return Err(WeightsError::BadValue {
+                    file: "<values>".into(),
+                    line: LineRef(None),
+                    key: spec.name.into(),
+                    min: spec.min,
+                    max: spec.max,
+                    found: v.to_string(),
+                });
+            }
+        }
+        Ok(Weights { schema, values })
+    }
+
+    /// Builds a table from values in schema order, clamping each into its bounds. For the GA,
+    /// whose operators may step outside.
+    pub fn clamped(schema: &'static Schema, mut values: Vec<i32>) -> Self {
+        assert_eq!(values.len(), schema.len(), "value count must match the schema");
+        for (spec, v) in schema.specs.iter().zip(values.iter_mut()) {
+            *v = (*v).clamp(spec.min, spec.max);
+        }
+        Weights { schema, values }
+    }
+
+    /// The value of a weight by name.
+    pub fn get(&self, name: &str) -> Option<i32> {
+        self.schema.index_of(name).map(|i| self.values[i])
+    }
+
+    /// Reads a weight file. `expected` is the schema the caller will use; when the file's
+    /// `[meta]` names another game or evaluation, that is an error. With `expected = None` the
+    /// file's `[meta]` decides (and must name a known schema).
+    pub fn load(path: &Path, expected: Option<&'static Schema>) -> Result<(Self, Meta), WeightsError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io {
+            file: file.clone(),
+            source,
+        })?;
+        Self::parse(&text, &file, expected)
+    }
+
+    /// Parses the text of a weight file; `file` names it in errors.
+    pub fn parse(text: &str, file: &str, expected: Option<&'static Schema>) -> Result<(Self, Meta), WeightsError> {
+        let root: toml::Table = text.parse().map_err(|e: toml::de::Error| WeightsError::Syntax {
+            file: file.into(),
+            message: e.to_string().trim().replace('\n', " "),
+        })?;
+        for key in root.keys() {
+            if key != "meta" && key != "weights" {
+                return Err(WeightsError::Stray {
+                    file: file.into(),
+                    key: key.clone(),
+                });
+            }
+        }
+        let meta: Meta = match root.get("meta") {
+            Some(v) => v.clone().try_into().map_err(|e: toml::de::Error| WeightsError::BadMeta {
+                file: file.into(),
+                message: e.to_string().trim().replace('\n', " "),
+            })?,
+            None => Meta::default(),
+        };
+        let schema = resolve_schema(&meta, file, expected)?;
+        let names = || schema.specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ");
+        let table = match root.get("weights") {
+            Some(toml::Value::Table(t)) => t,
+            _ => {
+                return Err(WeightsError::NoTable {
+                    file: file.into(),
+                    expected: names(),
+                })
+            }
+        };
+        for key in table.keys() {
+            if schema.index_of(key).is_none() {
+                return Err(WeightsError::Unknown {
+                    file: file.into(),
+                    line: line_of_key(text, key),
+                    key: key.clone(),
+                    game: schema.game.into(),
+                    eval: schema.eval.into(),
+                    expected: names(),
+                });
+            }
+        }
+        let mut values = Vec::with_capacity(schema.len());
+        for spec in schema.specs {
+            let bad = |found: String| WeightsError::BadValue {
+                file: file.into(),
+                line: line_of_key(text, spec.name),
+                key: spec.name.into(),
+                min: spec.min,
+                max: spec.max,
+                found,
+            };
+            match table.get(spec.name) {
+                None => {
+                    return Err(WeightsError::Missing {
+                        file: file.into(),
+                        key: spec.name.into(),
+                        min: spec.min,
+                        max: spec.max,
+                    })
+                }
+                Some(toml::Value::Integer(v)) => {
+                    let v = i32::try_from(*v).map_err(|_| bad(v.to_string()))?;
+                    if v < spec.min || v > spec.max {
+                        return Err(bad(v.to_string()));
+                    }
+                    values.push(v);
+                }
+                Some(other) => return Err(bad(format!("{} `{other}`", other.type_str()))),
+            }
+        }
+        Ok((Weights { schema, values }, meta))
+    }
+
+    /// The TOML text of this table. `meta.game` and `meta.eval` are always written from the
+    /// schema so that the file can be loaded without naming its evaluation.
+    pub fn to_toml(&self, meta: &Meta) -> String {
+        let mut meta = meta.clone();
+        meta.game = Some(self.schema.game.into());
+        meta.eval = Some(self.schema.eval.into());
+        let mut out = String::from("# evotune weight table (load with --weights FILE)\n[meta]\n");
+        out.push_str(&toml::to_string(&meta).unwrap_or_default());
+        out.push_str("\n[weights]\n");
+        for (spec, v) in self.schema.specs.iter().zip(&self.values) {
+            out.push_str(&format!(
+                "{} = {}  # [{}, {}] {}\n",
+                spec.name, v, spec.min, spec.max, spec.doc
+            ));
+        }
+        out
+    }
+
+    /// Writes the table atomically.
+    pub fn save(&self, path: &Path, meta: &Meta) -> std::io::Result<()> {
+        crate::fsutil::write_atomic(path, self.to_toml(meta).as_bytes())
+    }
+}
+
+fn resolve_schema(meta: &Meta, file: &str, expected: Option<&'static Schema>) -> Result<&'static Schema, WeightsError> {
+    if let Some(schema) = expected {
+        if let Some(g) = &meta.game {
+            if g != schema.game {
+                return Err(WeightsError::Mismatch {
+                    file: file.into(),
+                    key: "game",
+                    found: g.clone(),
+                    expected: format!("\"{}\"", schema.game),
+                });
+            }
+        }
+        if let Some(e) = &meta.eval {
+            if e != schema.eval {
+                return Err(WeightsError::Mismatch {
+                    file: file.into(),
+                    key: "eval",
+                    found: e.clone(),
+                    expected: format!("\"{}\" (choose the evaluation with --eval)", schema.eval),
+                });
+            }
+        }
+        return Ok(schema);
+    }
+    let game = meta.game.clone().unwrap_or_else(|| "connect6".into());
+    let eval = meta.eval.clone().unwrap_or_else(|| "roads".into());
+    find_schema(&game, &eval).ok_or_else(|| WeightsError::UnknownSchema {
+        file: file.into(),
+        game,
+        eval,
+        known: all_schemas()
+            .iter()
+            .map(|s| format!("{}/{}", s.game, s.eval))
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::connect::eval::roads::CONNECT6_ROADS;
+
+    #[test]
+    fn every_schema_is_consistent() {
+        for s in all_schemas() {
+            let mut names: Vec<_> = s.specs.iter().map(|w| w.name).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), s.len(), "duplicate names in {}/{}", s.game, s.eval);
+            for w in s.specs {
+                assert!(w.min <= w.default && w.default <= w.max, "{} default out of bounds", w.name);
+                assert!(w.step >= 1);
+            }
+        }
+    }
+
+    #[test]
+    fn round_trip_through_toml() {
+        let w = CONNECT6_ROADS.defaults();
+        let meta = Meta {
+            generation: Some(7),
+            fitness: Some(3.0),
+            ..Meta::default()
+        };
+        let text = w.to_toml(&meta);
+        let (back, m) = Weights::parse(&text, "x.toml", None).unwrap();
+        assert_eq!(back, w);
+        assert_eq!(m.generation, Some(7));
+        assert_eq!(m.eval.as_deref(), Some("roads"));
+    }
+
+    fn err(text: &str) -> String {
+        Weights::parse(text, "w.toml", Some(&CONNECT6_ROADS))
+            .unwrap_err()
+            .to_string()
+    }
+
+    fn full_table_with(replace: &str, with: &str) -> String {
+        let text = CONNECT6_ROADS.defaults().to_toml(&Meta::default());
+        let mut out = String::new();
+        for line in text.lines() {
+            if line.starts_with(&format!("{replace} =")) {
+                if !with.is_empty() {
+                    out.push_str(with);
+                    out.push('\n');
+                }
+            } else {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn errors_name_file_key_and_range() {
+        let e = err(&full_table_with("own3", "own3 = 99999999"));
+        assert!(e.contains("w.toml:") && e.contains("own3") && e.contains("[0,"), "{e}");
+        let e = err(&full_table_with("own3", "own3 = \"high\""));
+        assert!(e.contains("own3") && e.contains("string"), "{e}");
+        let e = err(&full_table_with("own3", ""));
+        assert!(e.contains("missing weight `own3`"), "{e}");
+        let e = err(&full_table_with("own3", "own3 = 1\nbogus = 2"));
+        assert!(e.contains("unknown weight `bogus`") && e.contains("own1"), "{e}");
+        let e = err("[weights\n");
+        assert!(e.contains("not valid TOML"), "{e}");
+        let e = err("[meta]\neval = \"patterns\"\n[weights]\n");
+        assert!(e.contains("eval") && e.contains("roads"), "{e}");
+        let e = err("x = 1\n");
+        assert!(e.contains("`x`"), "{e}");
+    }
+
+    #[test]
+    fn error_points_at_the_line() {
+        let text = full_table_with("own2", "own2 = -5");
+        let line = text.lines().position(|l| l.starts_with("own2")).unwrap() + 1;
+        let e = err(&text);
+        assert!(e.contains(&format!("w.toml:{line}:")), "{e}");
+    }
+}
