@@ -1,0 +1,279 @@
+//! Game-tree search over Connect(m,n,k,p,q) positions: PVS with a transposition table and
+//! the history heuristic (the seed 003 engine), plain alpha-beta, and UCT, all sharing the
+//! move generator and the evaluation.
+//!
+//! An [`Engine`] owns everything one player needs (evaluation, generator scratch, table,
+//! history) and nothing global, so any number of engines with different weights can play in
+//! one process, one per thread.
+
+pub mod alphabeta;
+pub mod mcts;
+pub mod pvs;
+pub mod tt;
+
+use std::time::{Duration, Instant};
+
+use crate::game::connect::eval::{EvalKind, Evaluator};
+use crate::game::connect::movegen::{Move, MoveGen, MoveGenConfig};
+use crate::game::connect::Board;
+use crate::weights::Weights;
+
+/// Scores at or beyond this magnitude are wins or losses: `MATE - n` is a win at ply n.
+pub const MATE: i32 = 1_000_000_000;
+/// Any score above this is a forced win.
+pub const MATE_BOUND: i32 = MATE - 10_000;
+/// Deepest ply the search reaches, extensions included.
+pub const MAX_PLY: usize = 96;
+
+/// Which search a player uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchKind {
+    /// Principal variation search with iterative deepening, transposition table and history.
+    Pvs,
+    /// Plain alpha-beta: the same evaluation and generator, no PVS, table or history.
+    Alphabeta,
+    /// UCT Monte-Carlo tree search with the same move generator.
+    Mcts,
+}
+
+impl SearchKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchKind::Pvs => "pvs",
+            SearchKind::Alphabeta => "alphabeta",
+            SearchKind::Mcts => "mcts",
+        }
+    }
+}
+
+/// When a search stops. Any combination; the first limit reached stops it. A search limited
+/// only by depth or nodes is deterministic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Iterative deepening stops after this depth (in turns). For MCTS: ignored.
+    pub depth: Option<u32>,
+    /// Nodes (PVS / alpha-beta) or playouts (MCTS).
+    pub nodes: Option<u64>,
+    /// Wall-clock milliseconds per move.
+    pub time_ms: Option<u64>,
+}
+
+impl Limits {
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    pub fn nodes(n: u64) -> Limits {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+
+    pub fn time_ms(t: u64) -> Limits {
+        Limits {
+            time_ms: Some(t),
+            ..Limits::default()
+        }
+    }
+
+    pub fn is_unlimited(&self) -> bool {
+        self.depth.is_none() && self.nodes.is_none() && self.time_ms.is_none()
+    }
+
+    /// A short description such as `depth 4` or `time 1000ms`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes {n}"));
+        }
+        if let Some(t) = self.time_ms {
+            parts.push(format!("time {t}ms"));
+        }
+        if parts.is_empty() {
+            "unlimited".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+/// Everything about a player except its weights.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EngineConfig {
+    pub search: SearchKind,
+    pub eval: EvalKind,
+    pub movegen: MoveGenConfig,
+    /// Transposition table size in MiB (one table per engine, i.e. per thread).
+    pub tt_mib: usize,
+    /// UCT exploration constant.
+    pub uct_c: f64,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            search: SearchKind::Pvs,
+            eval: EvalKind::Roads,
+            movegen: MoveGenConfig::default(),
+            tt_mib: 16,
+            uct_c: 0.7,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    pub best: Move,
+    /// Score for the side to move (see [`MATE`]).
+    pub score: i32,
+    /// Last completed depth (PVS / alpha-beta); 0 for MCTS.
+    pub depth: u32,
+    /// Nodes visited (PVS / alpha-beta) or playouts (MCTS).
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+impl SearchResult {
+    /// Nodes per second of this search.
+    pub fn nps(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// One player: an evaluation of one weight table plus a searcher's working memory.
+pub struct Engine {
+    pub config: EngineConfig,
+    evaluator: Evaluator,
+    movegen: MoveGen,
+    tt: tt::TranspositionTable,
+    history: Vec<u32>,
+    /// Move lists by ply, reused to avoid allocation.
+    stack: Vec<Vec<Move>>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+    /// The random stream of MCTS playouts, reset at every new game.
+    rng_seed: u64,
+}
+
+impl Engine {
+    /// An engine for `weights`, which must belong to `config.eval`'s schema.
+    pub fn new(config: EngineConfig, weights: &Weights) -> Engine {
+        let cells = weights_cells(weights);
+        Engine {
+            evaluator: Evaluator::new(config.eval, weights),
+            movegen: MoveGen::new(config.movegen, cells),
+            tt: tt::TranspositionTable::new(if config.search == SearchKind::Pvs { config.tt_mib } else { 1 }),
+            history: vec![0; cells],
+            stack: vec![Vec::new(); MAX_PLY + 2],
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stopped: false,
+            rng_seed: 0,
+            config,
+        }
+    }
+
+    /// Forgets everything learnt in earlier games, so that a game is a pure function of its
+    /// inputs whichever games this engine played before. `seed` drives MCTS playouts.
+    pub fn new_game(&mut self, seed: u64) {
+        self.tt.clear();
+        self.history.fill(0);
+        self.rng_seed = seed;
+    }
+
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
+    }
+
+    /// Searches the position (which must be at the start of a turn and not over) and returns
+    /// the best move found. The board is left as it was.
+    pub fn search(&mut self, board: &mut Board, limits: &Limits) -> SearchResult {
+        let start = Instant::now();
+        self.nodes = 0;
+        self.stopped = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = limits.time_ms.map(|t| start + Duration::from_millis(t));
+        let mut result = match self.config.search {
+            SearchKind::Pvs | SearchKind::Alphabeta => self.iterative_deepening(board, limits, start),
+            SearchKind::Mcts => self.uct(board, limits),
+        };
+        result.elapsed = start.elapsed();
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// The static evaluation of a position for the side to move.
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        self.evaluator.evaluate(board)
+    }
+
+    /// Counts a node and checks the node and time limits.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        } else if self.nodes & 1023 == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    fn past_deadline_fraction(&self, start: Instant, fraction: f64) -> bool {
+        match self.deadline {
+            Some(d) => {
+                let total = d.saturating_duration_since(start).as_secs_f64();
+                start.elapsed().as_secs_f64() >= total * fraction
+            }
+            None => false,
+        }
+    }
+}
+
+/// Cells of the board a weight table's game is played on.
+fn weights_cells(weights: &Weights) -> usize {
+    match weights.schema().game {
+        "gomoku" => crate::game::connect::Rules::GOMOKU.cells(),
+        _ => crate::game::connect::Rules::CONNECT6.cells(),
+    }
+}
+
+/// Plays a move's stones; returns how many were placed (fewer if an early stone won).
+#[inline]
+pub fn make_move(board: &mut Board, m: Move) -> usize {
+    let mut placed = 0;
+    for &c in m.stones() {
+        board.play(c);
+        placed += 1;
+        if board.winner().is_some() {
+            break;
+        }
+    }
+    placed
+}
+
+#[inline]
+pub fn unmake_move(board: &mut Board, placed: usize) {
+    for _ in 0..placed {
+        board.undo();
+    }
+}

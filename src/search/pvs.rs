@@ -1,0 +1,263 @@
+//! Principal variation search (seed 003): iterative deepening; at every node the first move
+//! gets the full window and the rest a null window (alpha, alpha+1), re-searched when they
+//! fail high inside the window; a transposition table and the history heuristic order moves.
+//!
+//! Depth counts turns (a pair of stones is one move). Tactics are exact where it matters:
+//! a side with a threat road wins at once, a side facing threats it cannot block loses, and at
+//! the horizon a side facing threats keeps searching its (few) blocking moves instead of
+//! standing on a static score it is about to lose.
+
+use std::time::Instant;
+
+use super::tt::Bound;
+use super::{make_move, unmake_move, Engine, Limits, SearchKind, SearchResult, MATE, MATE_BOUND, MAX_PLY};
+use crate::game::connect::movegen::{Move, Situation};
+use crate::game::connect::Board;
+
+/// Node kinds as types (PV nodes may re-search; non-PV nodes use the table's cut-offs).
+pub(crate) trait NodeKind {
+    const PV: bool;
+}
+pub(crate) struct PvNode;
+pub(crate) struct NonPv;
+impl NodeKind for PvNode {
+    const PV: bool = true;
+}
+impl NodeKind for NonPv {
+    const PV: bool = false;
+}
+
+/// A mate score as stored in the table: relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl Engine {
+    pub(crate) fn iterative_deepening(&mut self, board: &mut Board, limits: &Limits, start: Instant) -> SearchResult {
+        self.tt.new_search();
+        let max_depth = limits.depth.unwrap_or(if limits.is_unlimited() { 4 } else { 64 }).max(1);
+        let mut root_moves = Vec::new();
+        let situation = self.movegen.generate(board, &mut root_moves);
+        let mut result = SearchResult {
+            best: root_moves.first().copied().unwrap_or(Move::NONE),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            elapsed: Default::default(),
+            pv: Vec::new(),
+        };
+        match situation {
+            Situation::Win => {
+                result.score = MATE - 1;
+                result.pv = vec![result.best];
+                return result;
+            }
+            Situation::Lost => {
+                result.score = -(MATE - 2);
+                result.pv = vec![result.best];
+                return result;
+            }
+            Situation::Full => return result,
+            Situation::Defend | Situation::Quiet => {}
+        }
+        if root_moves.len() == 1 && limits.depth.is_none() {
+            // One legal answer: no need to think (only with a clock; fixed-depth searches
+            // stay comparable).
+            result.pv = vec![result.best];
+            return result;
+        }
+        for depth in 1..=max_depth {
+            let (score, best) = self.search_root(board, &mut root_moves, depth as i32);
+            if self.stopped && best.is_none() {
+                break;
+            }
+            if !best.is_none() {
+                result.best = best;
+                result.score = score;
+            }
+            if self.stopped {
+                break;
+            }
+            result.depth = depth;
+            if score.abs() > MATE_BOUND || self.past_deadline_fraction(start, 0.4) {
+                break;
+            }
+        }
+        result.pv = self.principal_variation(board, result.best);
+        result
+    }
+
+    /// Searches every root move at `depth`; returns the best score and move. On a stop, the
+    /// move is the best among those fully searched (NONE if none was).
+    fn search_root(&mut self, board: &mut Board, moves: &mut [Move], depth: i32) -> (i32, Move) {
+        let pvs = self.config.search == SearchKind::Pvs;
+        let mut alpha = -MATE;
+        let beta = MATE;
+        let mut best = Move::NONE;
+        let mut best_index = 0;
+        for (i, &m) in moves.iter().enumerate() {
+            let placed = make_move(board, m);
+            let score = if !pvs {
+                -self.alphabeta(board, depth - 1, -beta, -alpha, 1)
+            } else if i == 0 {
+                -self.pvs::<PvNode>(board, depth - 1, -beta, -alpha, 1)
+            } else {
+                let s = -self.pvs::<NonPv>(board, depth - 1, -alpha - 1, -alpha, 1);
+                if s > alpha && !self.stopped {
+                    -self.pvs::<PvNode>(board, depth - 1, -beta, -alpha, 1)
+                } else {
+                    s
+                }
+            };
+            unmake_move(board, placed);
+            if self.stopped {
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                best = m;
+                best_index = i;
+            }
+        }
+        // The best move goes first in the next iteration; the others keep their order.
+        if !best.is_none() {
+            moves[..=best_index].rotate_right(1);
+            if pvs {
+                self.tt.store(board.hash(), depth, alpha, Bound::Exact, best);
+            }
+        }
+        (alpha, best)
+    }
+
+    pub(crate) fn pvs<N: NodeKind>(&mut self, board: &mut Board, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        if board.winner().is_some() {
+            // The previous move completed a line: the side to move has lost.
+            return -(MATE - ply as i32);
+        }
+        let mut moves = std::mem::take(&mut self.stack[ply]);
+        let situation = self.movegen.generate(board, &mut moves);
+        let early = match situation {
+            Situation::Win => Some(MATE - (ply as i32 + 1)),
+            Situation::Lost => Some(-(MATE - (ply as i32 + 2))),
+            Situation::Full => Some(0),
+            Situation::Quiet if depth <= 0 || ply >= MAX_PLY => Some(self.evaluator.evaluate(board)),
+            Situation::Defend if ply >= MAX_PLY => Some(self.evaluator.evaluate(board)),
+            _ => None,
+        };
+        if let Some(score) = early {
+            self.stack[ply] = moves;
+            return score;
+        }
+        let hash = board.hash();
+        let mut tt_move = Move::NONE;
+        if let Some(p) = self.tt.probe(hash) {
+            tt_move = p.best;
+            let score = from_tt(p.score, ply);
+            if !N::PV && p.depth >= depth {
+                let cut = match p.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    self.stack[ply] = moves;
+                    return score;
+                }
+            }
+        }
+        self.order(&mut moves, tt_move);
+        let alpha_orig = alpha;
+        let mut best_score = -MATE;
+        let mut best = Move::NONE;
+        // Defence extension: at the horizon a side under threat still plays its blocks.
+        let child_depth = depth.max(1) - 1;
+        for (i, &m) in moves.iter().enumerate() {
+            let placed = make_move(board, m);
+            let score = if i == 0 {
+                -self.pvs::<N>(board, child_depth, -beta, -alpha, ply + 1)
+            } else {
+                let s = -self.pvs::<NonPv>(board, child_depth, -alpha - 1, -alpha, ply + 1);
+                if N::PV && s > alpha && s < beta && !self.stopped {
+                    -self.pvs::<PvNode>(board, child_depth, -beta, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            };
+            unmake_move(board, placed);
+            if self.stopped {
+                self.stack[ply] = moves;
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best = m;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        let bonus = (depth.max(1) * depth.max(1)) as u32;
+                        for &c in m.stones() {
+                            self.history[c as usize] = self.history[c as usize].saturating_add(bonus);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.stack[ply] = moves;
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(hash, depth, to_tt(best_score, ply), bound, best);
+        best_score
+    }
+
+    /// Puts the table's move first, then sorts by history; ties keep the generator's order.
+    fn order(&self, moves: &mut [Move], tt_move: Move) {
+        let key = |m: &Move| -> u32 { m.stones().iter().map(|&c| self.history[c as usize]).sum() };
+        moves.sort_by_key(|m| std::cmp::Reverse(key(m)));
+        if !tt_move.is_none() {
+            if let Some(i) = moves.iter().position(|&m| m == tt_move) {
+                moves[..=i].rotate_right(1);
+            }
+        }
+    }
+
+    /// Follows table moves from the root to show the expected line.
+    fn principal_variation(&mut self, board: &mut Board, first: Move) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut placed = Vec::new();
+        let mut m = first;
+        while !m.is_none() && pv.len() < 16 && board.winner().is_none() && m.stones().iter().all(|&c| board.is_empty_cell(c)) {
+            pv.push(m);
+            placed.push(make_move(board, m));
+            m = self.tt.probe(board.hash()).map(|p| p.best).unwrap_or(Move::NONE);
+        }
+        for n in placed.into_iter().rev() {
+            unmake_move(board, n);
+        }
+        pv
+    }
+}
