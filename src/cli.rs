@@ -52,12 +52,8 @@ pub struct EngineArgs {
 
 impl EngineArgs {
     pub fn engine_config(&self) -> EngineConfig {
-        let mut c = EngineConfig {
-            search: self.search,
-            eval: self.eval,
-            tt_mib: self.tt_mib,
-            ..EngineConfig::default()
-        };
+        let mut c =
+            EngineConfig { search: self.search, eval: self.eval, tt_mib: self.tt_mib, ..EngineConfig::default() };
         if let Some(w) = self.width {
             c.movegen.width = w.max(1);
         }
@@ -66,11 +62,7 @@ impl EngineArgs {
 
     /// The limits given, or `default` when none was.
     pub fn limits_or(&self, default: Limits) -> Limits {
-        let l = Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            time_ms: self.time_ms,
-        };
+        let l = Limits { depth: self.depth, nodes: self.nodes, time_ms: self.time_ms };
         if l.is_unlimited() {
             default
         } else {

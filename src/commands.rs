@@ -29,11 +29,7 @@ pub fn split_moves(text: &str) -> Vec<&str> {
 
 pub fn bench(args: &BenchArgs) -> Result<()> {
     let rules = Rules::CONNECT6;
-    let config = EngineConfig {
-        search: args.search,
-        eval: args.eval,
-        ..EngineConfig::default()
-    };
+    let config = EngineConfig { search: args.search, eval: args.eval, ..EngineConfig::default() };
     let weights = args.eval.schema(rules).defaults();
     let mut engine = Engine::new(config, &weights);
     let limits = Limits::depth(args.depth);

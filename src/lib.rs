@@ -1,10 +1,12 @@
 //! evotune: a genetic-algorithm tuner for the evaluation weights of board-game engines,
 //! Connect6 first. See README.md for a tour.
 
+pub mod arena;
 pub mod cli;
 pub mod commands;
 pub mod fsutil;
 pub mod game;
 pub mod player;
+pub mod report;
 pub mod search;
 pub mod weights;

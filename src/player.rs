@@ -20,18 +20,12 @@ pub fn load_weights(spec: &str, eval: EvalKind, rules: Rules) -> Result<(Weights
     }
     if let Some(rest) = spec.strip_prefix("random") {
         let seed: u64 = match rest.strip_prefix(':') {
-            Some(s) => s
-                .parse()
-                .with_context(|| format!("`{spec}`: expected random:SEED with SEED a whole number"))?,
+            Some(s) => s.parse().with_context(|| format!("`{spec}`: expected random:SEED with SEED a whole number"))?,
             None if rest.is_empty() => 1,
             None => bail!("`{spec}`: expected `random` or `random:SEED`"),
         };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let values = schema
-            .specs
-            .iter()
-            .map(|s| rand::Rng::random_range(&mut rng, s.min..=s.max))
-            .collect();
+        let values = schema.specs.iter().map(|s| rand::Rng::random_range(&mut rng, s.min..=s.max)).collect();
         return Ok((Weights::clamped(schema, values), Meta::default()));
     }
     let path = Path::new(spec);
@@ -52,19 +46,11 @@ pub struct Player {
 
 impl Player {
     pub fn new(name: impl Into<String>, weights: Weights, engine: EngineConfig, limits: Limits) -> Player {
-        Player {
-            name: name.into(),
-            weights,
-            engine,
-            limits,
-        }
+        Player { name: name.into(), weights, engine, limits }
     }
 }
 
 /// A display name for a weight argument: the file stem, or the built-in name.
 pub fn player_name(spec: &str) -> String {
-    Path::new(spec)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| spec.to_string())
+    Path::new(spec).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| spec.to_string())
 }

@@ -39,14 +39,7 @@ impl WeightSpec {
     /// A spec whose mutation step is a twentieth of its range (at least 1).
     pub const fn new(name: &'static str, default: i32, min: i32, max: i32, doc: &'static str) -> Self {
         let step = (max - min) / 20;
-        WeightSpec {
-            name,
-            default,
-            min,
-            max,
-            step: if step < 1 { 1 } else { step },
-            doc,
-        }
+        WeightSpec { name, default, min, max, step: if step < 1 { 1 } else { step }, doc }
     }
 }
 
@@ -77,31 +70,21 @@ impl Schema {
 
     /// The default table of this schema.
     pub fn defaults(&'static self) -> Weights {
-        Weights {
-            schema: self,
-            values: self.specs.iter().map(|s| s.default).collect(),
-        }
+        Weights { schema: self, values: self.specs.iter().map(|s| s.default).collect() }
     }
 }
 
 /// Every schema evotune knows, for loading files whose `[meta]` names their evaluation.
 pub fn all_schemas() -> &'static [&'static Schema] {
     use crate::game::connect::eval::{patterns, roads};
-    static ALL: [&Schema; 4] = [
-        &roads::CONNECT6_ROADS,
-        &patterns::CONNECT6_PATTERNS,
-        &roads::GOMOKU_ROADS,
-        &patterns::GOMOKU_PATTERNS,
-    ];
+    static ALL: [&Schema; 4] =
+        [&roads::CONNECT6_ROADS, &patterns::CONNECT6_PATTERNS, &roads::GOMOKU_ROADS, &patterns::GOMOKU_PATTERNS];
     &ALL
 }
 
 /// Looks a schema up by game and evaluation name.
 pub fn find_schema(game: &str, eval: &str) -> Option<&'static Schema> {
-    all_schemas()
-        .iter()
-        .copied()
-        .find(|s| s.game == game && s.eval == eval)
+    all_schemas().iter().copied().find(|s| s.game == game && s.eval == eval)
 }
 
 /// Values for every weight of a schema. Cheap to clone (a short vector).
@@ -122,9 +105,7 @@ impl std::hash::Hash for Weights {
 impl fmt::Debug for Weights {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Weights({}/{} ", self.schema.game, self.schema.eval)?;
-        f.debug_map()
-            .entries(self.schema.specs.iter().map(|s| s.name).zip(&self.values))
-            .finish()?;
+        f.debug_map().entries(self.schema.specs.iter().map(|s| s.name).zip(&self.values)).finish()?;
         write!(f, ")")
     }
 }
@@ -157,53 +138,21 @@ pub struct Meta {
 #[derive(Debug, thiserror::Error)]
 pub enum WeightsError {
     #[error("{file}: cannot read: {source}")]
-    Io {
-        file: String,
-        source: std::io::Error,
-    },
+    Io { file: String, source: std::io::Error },
     #[error("{file}: not valid TOML: {message}")]
     Syntax { file: String, message: String },
     #[error("{file}: no [weights] table; a weight file has a [weights] table naming every weight ({expected})")]
     NoTable { file: String, expected: String },
     #[error("{file}{line}: unknown weight `{key}` for {game}/{eval}; the weights are: {expected}")]
-    Unknown {
-        file: String,
-        line: LineRef,
-        key: String,
-        game: String,
-        eval: String,
-        expected: String,
-    },
+    Unknown { file: String, line: LineRef, key: String, game: &'static str, eval: &'static str, expected: String },
     #[error("{file}: missing weight `{key}` (expected an integer in [{min}, {max}])")]
-    Missing {
-        file: String,
-        key: String,
-        min: i32,
-        max: i32,
-    },
+    Missing { file: String, key: String, min: i32, max: i32 },
     #[error("{file}{line}: weight `{key}` must be an integer in [{min}, {max}], found {found}")]
-    BadValue {
-        file: String,
-        line: LineRef,
-        key: String,
-        min: i32,
-        max: i32,
-        found: String,
-    },
+    BadValue { file: String, line: LineRef, key: String, min: i32, max: i32, found: String },
     #[error("{file}: [meta] {key} = \"{found}\" but {expected} was expected")]
-    Mismatch {
-        file: String,
-        key: &'static str,
-        found: String,
-        expected: String,
-    },
+    Mismatch { file: String, key: &'static str, found: String, expected: String },
     #[error("{file}: [meta] names {game}/{eval}, which evotune does not know; known: {known}")]
-    UnknownSchema {
-        file: String,
-        game: String,
-        eval: String,
-        known: String,
-    },
+    UnknownSchema { file: String, game: String, eval: String, known: String },
     #[error("{file}: bad [meta] table: {message}")]
     BadMeta { file: String, message: String },
     #[error("{file}: the top level may hold only [meta] and [weights], found `{key}`")]
@@ -229,8 +178,7 @@ fn line_of_key(text: &str, key: &str) -> LineRef {
         text.lines()
             .position(|l| {
                 let l = l.trim_start();
-                l.strip_prefix(key)
-                    .is_some_and(|rest| rest.trim_start().starts_with('='))
+                l.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with('='))
             })
             .map(|i| i + 1),
     )
@@ -284,10 +232,7 @@ impl Weights {
     /// file's `[meta]` decides (and must name a known schema).
     pub fn load(path: &Path, expected: Option<&'static Schema>) -> Result<(Self, Meta), WeightsError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io {
-            file: file.clone(),
-            source,
-        })?;
+        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io { file: file.clone(), source })?;
         Self::parse(&text, &file, expected)
     }
 
@@ -299,10 +244,7 @@ impl Weights {
         })?;
         for key in root.keys() {
             if key != "meta" && key != "weights" {
-                return Err(WeightsError::Stray {
-                    file: file.into(),
-                    key: key.clone(),
-                });
+                return Err(WeightsError::Stray { file: file.into(), key: key.clone() });
             }
         }
         let meta: Meta = match root.get("meta") {
@@ -316,12 +258,7 @@ impl Weights {
         let names = || schema.specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ");
         let table = match root.get("weights") {
             Some(toml::Value::Table(t)) => t,
-            _ => {
-                return Err(WeightsError::NoTable {
-                    file: file.into(),
-                    expected: names(),
-                })
-            }
+            _ => return Err(WeightsError::NoTable { file: file.into(), expected: names() }),
         };
         for key in table.keys() {
             if schema.index_of(key).is_none() {
@@ -329,8 +266,8 @@ impl Weights {
                     file: file.into(),
                     line: line_of_key(text, key),
                     key: key.clone(),
-                    game: schema.game.into(),
-                    eval: schema.eval.into(),
+                    game: schema.game,
+                    eval: schema.eval,
                     expected: names(),
                 });
             }
@@ -377,10 +314,7 @@ impl Weights {
         out.push_str(&toml::to_string(&meta).unwrap_or_default());
         out.push_str("\n[weights]\n");
         for (spec, v) in self.schema.specs.iter().zip(&self.values) {
-            out.push_str(&format!(
-                "{} = {}  # [{}, {}] {}\n",
-                spec.name, v, spec.min, spec.max, spec.doc
-            ));
+            out.push_str(&format!("{} = {}  # [{}, {}] {}\n", spec.name, v, spec.min, spec.max, spec.doc));
         }
         out
     }
@@ -421,11 +355,7 @@ fn resolve_schema(meta: &Meta, file: &str, expected: Option<&'static Schema>) ->
         file: file.into(),
         game,
         eval,
-        known: all_schemas()
-            .iter()
-            .map(|s| format!("{}/{}", s.game, s.eval))
-            .collect::<Vec<_>>()
-            .join(", "),
+        known: all_schemas().iter().map(|s| format!("{}/{}", s.game, s.eval)).collect::<Vec<_>>().join(", "),
     })
 }
 
@@ -451,11 +381,7 @@ mod tests {
     #[test]
     fn round_trip_through_toml() {
         let w = CONNECT6_ROADS.defaults();
-        let meta = Meta {
-            generation: Some(7),
-            fitness: Some(3.0),
-            ..Meta::default()
-        };
+        let meta = Meta { generation: Some(7), fitness: Some(3.0), ..Meta::default() };
         let text = w.to_toml(&meta);
         let (back, m) = Weights::parse(&text, "x.toml", None).unwrap();
         assert_eq!(back, w);
@@ -464,9 +390,7 @@ mod tests {
     }
 
     fn err(text: &str) -> String {
-        Weights::parse(text, "w.toml", Some(&CONNECT6_ROADS))
-            .unwrap_err()
-            .to_string()
+        Weights::parse(text, "w.toml", Some(&CONNECT6_ROADS)).unwrap_err().to_string()
     }
 
     fn full_table_with(replace: &str, with: &str) -> String {

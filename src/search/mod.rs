@@ -62,24 +62,15 @@ pub struct Limits {
 
 impl Limits {
     pub fn depth(d: u32) -> Limits {
-        Limits {
-            depth: Some(d),
-            ..Limits::default()
-        }
+        Limits { depth: Some(d), ..Limits::default() }
     }
 
     pub fn nodes(n: u64) -> Limits {
-        Limits {
-            nodes: Some(n),
-            ..Limits::default()
-        }
+        Limits { nodes: Some(n), ..Limits::default() }
     }
 
     pub fn time_ms(t: u64) -> Limits {
-        Limits {
-            time_ms: Some(t),
-            ..Limits::default()
-        }
+        Limits { time_ms: Some(t), ..Limits::default() }
     }
 
     pub fn is_unlimited(&self) -> bool {

@@ -145,7 +145,14 @@ impl Engine {
         (alpha, best)
     }
 
-    pub(crate) fn pvs<N: NodeKind>(&mut self, board: &mut Board, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(crate) fn pvs<N: NodeKind>(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         if self.tick() {
             return 0;
         }
@@ -250,7 +257,11 @@ impl Engine {
         let mut pv = Vec::new();
         let mut placed = Vec::new();
         let mut m = first;
-        while !m.is_none() && pv.len() < 16 && board.winner().is_none() && m.stones().iter().all(|&c| board.is_empty_cell(c)) {
+        while !m.is_none()
+            && pv.len() < 16
+            && board.winner().is_none()
+            && m.stones().iter().all(|&c| board.is_empty_cell(c))
+        {
             pv.push(m);
             placed.push(make_move(board, m));
             m = self.tt.probe(board.hash()).map(|p| p.best).unwrap_or(Move::NONE);

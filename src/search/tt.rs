@@ -56,11 +56,7 @@ impl TranspositionTable {
         while n * 2 * std::mem::size_of::<Entry>() <= bytes {
             n *= 2;
         }
-        TranspositionTable {
-            entries: vec![Entry::default(); n],
-            mask: n - 1,
-            age: 0,
-        }
+        TranspositionTable { entries: vec![Entry::default(); n], mask: n - 1, age: 0 }
     }
 
     pub fn size_bytes(&self) -> usize {
@@ -90,12 +86,7 @@ impl TranspositionTable {
             _ => Bound::Upper,
         };
         let len = (e.flags >> 2) & 3;
-        Some(Probe {
-            score: e.score,
-            depth: e.depth as i32,
-            bound,
-            best: Move::from_stones(&e.stones[..len as usize]),
-        })
+        Some(Probe { score: e.score, depth: e.depth as i32, bound, best: Move::from_stones(&e.stones[..len as usize]) })
     }
 
     #[inline]
@@ -113,15 +104,8 @@ impl TranspositionTable {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        *slot = Entry {
-            key,
-            score,
-            stones,
-            depth,
-            flags: b | ((best.stones().len() as u8) << 2),
-            age: self.age,
-            _pad: 0,
-        };
+        *slot =
+            Entry { key, score, stones, depth, flags: b | ((best.stones().len() as u8) << 2), age: self.age, _pad: 0 };
     }
 }
 

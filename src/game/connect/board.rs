@@ -69,21 +69,9 @@ pub struct Rules {
 
 impl Rules {
     /// Connect6: Connect(19,19,6,2,1).
-    pub const CONNECT6: Rules = Rules {
-        width: 19,
-        height: 19,
-        k: 6,
-        p: 2,
-        q: 1,
-    };
+    pub const CONNECT6: Rules = Rules { width: 19, height: 19, k: 6, p: 2, q: 1 };
     /// Freestyle Gomoku: Connect(15,15,5,1,1), overlines win.
-    pub const GOMOKU: Rules = Rules {
-        width: 15,
-        height: 15,
-        k: 5,
-        p: 1,
-        q: 1,
-    };
+    pub const GOMOKU: Rules = Rules { width: 15, height: 15, k: 5, p: 1, q: 1 };
 
     /// The game's name as used in weight files and records.
     pub fn game_name(&self) -> &'static str {
@@ -177,18 +165,8 @@ impl Geometry {
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         };
-        let zobrist = [
-            (0..w * h).map(|_| next()).collect(),
-            (0..w * h).map(|_| next()).collect(),
-        ];
-        Geometry {
-            rules,
-            road_cells,
-            cell_roads,
-            cell_road_start,
-            near_cells,
-            zobrist,
-        }
+        let zobrist = [(0..w * h).map(|_| next()).collect(), (0..w * h).map(|_| next()).collect()];
+        Geometry { rules, road_cells, cell_roads, cell_road_start, near_cells, zobrist }
     }
 
     /// The shared geometry of a rule set (built once per process for each rule set).
@@ -331,7 +309,7 @@ impl Board {
         let (p, q) = (rules.p as usize, rules.q as usize);
         if n < q {
             Colour::Black
-        } else if ((n - q) / p) % 2 == 0 {
+        } else if ((n - q) / p).is_multiple_of(2) {
             Colour::White
         } else {
             Colour::Black
@@ -396,21 +374,18 @@ impl Board {
 
     /// The threat roads of c, in increasing index order.
     pub fn threat_roads(&self, c: Colour) -> impl Iterator<Item = usize> + '_ {
-        self.threats[c.index()]
-            .iter()
-            .enumerate()
-            .flat_map(|(wi, &word)| {
-                let mut w = word;
-                std::iter::from_fn(move || {
-                    if w == 0 {
-                        None
-                    } else {
-                        let b = w.trailing_zeros() as usize;
-                        w &= w - 1;
-                        Some(wi * 64 + b)
-                    }
-                })
+        self.threats[c.index()].iter().enumerate().flat_map(|(wi, &word)| {
+            let mut w = word;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    None
+                } else {
+                    let b = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    Some(wi * 64 + b)
+                }
             })
+        })
     }
 
     /// Whether an empty cell has a stone within distance 2 (the search's candidate area).

@@ -22,24 +22,15 @@ pub struct Move {
 }
 
 impl Move {
-    pub const NONE: Move = Move {
-        stones: [0, 0],
-        len: 0,
-    };
+    pub const NONE: Move = Move { stones: [0, 0], len: 0 };
 
     pub fn single(c: Cell) -> Move {
-        Move {
-            stones: [c, 0],
-            len: 1,
-        }
+        Move { stones: [c, 0], len: 1 }
     }
 
     pub fn pair(a: Cell, b: Cell) -> Move {
         debug_assert_ne!(a, b);
-        Move {
-            stones: [a.min(b), a.max(b)],
-            len: 2,
-        }
+        Move { stones: [a.min(b), a.max(b)], len: 2 }
     }
 
     /// A move from 0, 1 or 2 stones.
@@ -90,11 +81,7 @@ pub struct MoveGenConfig {
 
 impl Default for MoveGenConfig {
     fn default() -> Self {
-        MoveGenConfig {
-            singles: 10,
-            seconds: 6,
-            width: 20,
-        }
+        MoveGenConfig { singles: 10, seconds: 6, width: 20 }
     }
 }
 
@@ -233,11 +220,7 @@ impl MoveGen {
         for &r in geo.roads_through(a) {
             let n = board.road_counts(r as usize);
             let (m, t) = (n[me] as usize, n[1 - me] as usize);
-            let d = if m + 1 < k {
-                road_value(k, m + 1, t) - road_value(k, m, t)
-            } else {
-                0
-            };
+            let d = if m + 1 < k { road_value(k, m + 1, t) - road_value(k, m, t) } else { 0 };
             if d == 0 {
                 continue;
             }
@@ -286,9 +269,7 @@ impl MoveGen {
 
     /// Sorts `self.pairs` best first, drops duplicate spellings and keeps `width` of them.
     fn finish_pairs(&mut self, out: &mut Vec<Move>, width: usize) {
-        self.pairs.sort_unstable_by(|x, y| {
-            (x.1.stones, y.0).cmp(&(y.1.stones, x.0))
-        });
+        self.pairs.sort_unstable_by(|x, y| (x.1.stones, y.0).cmp(&(y.1.stones, x.0)));
         self.pairs.dedup_by(|later, earlier| later.1 == earlier.1);
         self.pairs.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.stones.cmp(&y.1.stones)));
         out.extend(self.pairs.iter().take(width).map(|&(_, m)| m));
@@ -354,10 +335,8 @@ impl MoveGen {
 
     /// In a lost position, the move that touches the most threat roads (for actual play).
     fn best_try(&self, board: &Board, cells: &[(Cell, u128)], turn: usize) -> Move {
-        let mut by_hits: Vec<(u32, i32, Cell)> = cells
-            .iter()
-            .map(|&(c, m)| (m.count_ones(), self.score[c as usize], c))
-            .collect();
+        let mut by_hits: Vec<(u32, i32, Cell)> =
+            cells.iter().map(|&(c, m)| (m.count_ones(), self.score[c as usize], c)).collect();
         by_hits.sort_unstable_by(|x, y| (y.0, y.1, x.2).cmp(&(x.0, x.1, y.2)));
         let mut stones: Vec<Cell> = by_hits.iter().map(|x| x.2).take(turn).collect();
         for &(_, c) in &self.candidates {
@@ -434,8 +413,7 @@ mod tests {
     fn three_separate_threats_are_lost() {
         // White owns three separate fours on rows 5, 10 and 15: Black cannot touch them all.
         let (s, out, _) = gen(&[
-            "a1", "c5d5", "s1s3", "e5f5", "s5s7", "c10d10", "s9s11", "e10f10", "s13s15", "c15d15", "s17s19",
-            "e15f15",
+            "a1", "c5d5", "s1s3", "e5f5", "s5s7", "c10d10", "s9s11", "e10f10", "s13s15", "c15d15", "s17s19", "e15f15",
         ]);
         assert_eq!(s, Situation::Lost);
         assert_eq!(out.len(), 1);

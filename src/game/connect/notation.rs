@@ -46,11 +46,7 @@ pub fn parse_record_move(rules: Rules, text: &str) -> Result<Vec<Cell>, Notation
     while i < bytes.len() {
         let col = bytes[i].to_ascii_lowercase();
         if !col.is_ascii_lowercase() || (col - b'a') as usize >= w {
-            return Err(NotationError::BadColumn {
-                text: text.into(),
-                pos: i + 1,
-                last,
-            });
+            return Err(NotationError::BadColumn { text: text.into(), pos: i + 1, last });
         }
         i += 1;
         let start = i;
@@ -61,19 +57,12 @@ pub fn parse_record_move(rules: Rules, text: &str) -> Result<Vec<Cell>, Notation
             .ok()
             .and_then(|s| s.parse().ok())
             .filter(|&r| (1..=h).contains(&r) && bytes[start] != b'0')
-            .ok_or_else(|| NotationError::BadRow {
-                text: text.into(),
-                pos: start + 1,
-                max: h,
-            })?;
+            .ok_or_else(|| NotationError::BadRow { text: text.into(), pos: start + 1, max: h })?;
         stones.push(((col - b'a') as usize + (row - 1) * w) as Cell);
     }
     let max = rules.p.max(rules.q) as usize;
     if stones.len() > max {
-        return Err(NotationError::TooManyStones {
-            text: text.into(),
-            max,
-        });
+        return Err(NotationError::TooManyStones { text: text.into(), max });
     }
     Ok(stones)
 }
@@ -107,7 +96,7 @@ pub fn parse_competition_move(rules: Rules, text: &str, flip_rows: bool) -> Resu
     if bytes.is_empty() {
         return Err(NotationError::Empty);
     }
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err(bad());
     }
     let mut stones = Vec::new();
@@ -131,10 +120,7 @@ pub fn parse_competition_move(rules: Rules, text: &str, flip_rows: bool) -> Resu
     }
     let max = rules.p.max(rules.q) as usize;
     if stones.len() > max {
-        return Err(NotationError::TooManyStones {
-            text: text.into(),
-            max,
-        });
+        return Err(NotationError::TooManyStones { text: text.into(), max });
     }
     Ok(stones)
 }
@@ -143,17 +129,9 @@ pub fn parse_competition_move(rules: Rules, text: &str, flip_rows: bool) -> Resu
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameTextError {
     #[error("move {index} `{text}`: {source}")]
-    Notation {
-        index: usize,
-        text: String,
-        source: NotationError,
-    },
+    Notation { index: usize, text: String, source: NotationError },
     #[error("move {index} `{text}`: {reason}")]
-    Illegal {
-        index: usize,
-        text: String,
-        reason: String,
-    },
+    Illegal { index: usize, text: String, reason: String },
 }
 
 /// Plays a game given as record moves (e.g. `["j10", "k11k9"]`) from the empty board,

@@ -25,6 +25,10 @@ pub static GOMOKU_PATTERNS: Schema = Schema {
 #[derive(Clone, Debug)]
 pub struct PatternEval;
 impl PatternEval {
-    pub fn new(_w: &crate::weights::Weights) -> Self { PatternEval }
-    pub fn evaluate(&self, _b: &crate::game::connect::Board) -> i32 { 0 }
+    pub fn new(_w: &crate::weights::Weights) -> Self {
+        PatternEval
+    }
+    pub fn evaluate(&self, _b: &crate::game::connect::Board) -> i32 {
+        0
+    }
 }

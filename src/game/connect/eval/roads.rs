@@ -72,11 +72,7 @@ impl RoadEval {
             let n: usize = n.parse().expect("road weight names end in a stone count");
             table[n] = v;
         }
-        RoadEval {
-            own,
-            opp,
-            global: false,
-        }
+        RoadEval { own, opp, global: false }
     }
 
     /// The same weights evaluated by recounting every road at every call.

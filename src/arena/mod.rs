@@ -1,0 +1,1 @@
+//! The arena: games between players, matches with statistics, tournaments, records.

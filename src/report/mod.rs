@@ -1,0 +1,3 @@
+//! Reports of runs and experiments: the per-generation history CSV and plots.
+
+pub mod history;
