@@ -2,8 +2,7 @@
 //! evaluation, generator, tactics and horizon rule as PVS, but no null windows, no
 //! transposition table and no history: moves are tried in the generator's order.
 
-use super::{make_move, unmake_move, Engine, MATE, MAX_PLY};
-use crate::game::connect::movegen::Situation;
+use super::{make_move, unmake_move, Engine, MATE};
 use crate::game::connect::Board;
 
 impl Engine {
@@ -11,25 +10,13 @@ impl Engine {
         if self.tick() {
             return 0;
         }
-        if board.winner().is_some() {
-            return -(MATE - ply as i32);
-        }
-        let mut moves = std::mem::take(&mut self.stack[ply]);
-        let situation = self.movegen.generate(board, &mut moves);
-        let early = match situation {
-            Situation::Win => Some(MATE - (ply as i32 + 1)),
-            Situation::Lost => Some(-(MATE - (ply as i32 + 2))),
-            Situation::Full => Some(0),
-            Situation::Quiet if depth <= 0 || ply >= MAX_PLY => Some(self.evaluator.evaluate(board)),
-            Situation::Defend if ply >= MAX_PLY => Some(self.evaluator.evaluate(board)),
-            _ => None,
-        };
-        if let Some(score) = early {
-            self.stack[ply] = moves;
+        if let Err(score) = self.node_entry(board, depth, ply) {
             return score;
         }
+        let mut moves = std::mem::take(&mut self.stack[ply]);
+        self.movegen.generate(board, &mut moves);
         let mut best = -MATE;
-        let child_depth = depth.max(1) - 1;
+        let child_depth = depth - 1;
         for &m in moves.iter() {
             let placed = make_move(board, m);
             let score = -self.alphabeta(board, child_depth, -beta, -alpha, ply + 1);

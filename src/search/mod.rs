@@ -5,6 +5,17 @@
 //! An [`Engine`] owns everything one player needs (evaluation, generator scratch, table,
 //! history) and nothing global, so any number of engines with different weights can play in
 //! one process, one per thread.
+//!
+//! ```
+//! use evotune::game::connect::{notation::board_from_record_moves, Rules};
+//! use evotune::game::connect::eval::EvalKind;
+//! use evotune::search::{Engine, EngineConfig, Limits};
+//! let weights = EvalKind::Roads.schema(Rules::CONNECT6).defaults();
+//! let mut engine = Engine::new(EngineConfig::default(), &weights);
+//! let mut board = board_from_record_moves(Rules::CONNECT6, &["j10", "k11k9"]).unwrap();
+//! let result = engine.search(&mut board, &Limits::depth(2));
+//! assert_eq!(result.best.stones().len(), 2);
+//! ```
 
 pub mod alphabeta;
 pub mod mcts;
@@ -14,8 +25,8 @@ pub mod tt;
 use std::time::{Duration, Instant};
 
 use crate::game::connect::eval::{EvalKind, Evaluator};
-use crate::game::connect::movegen::{Move, MoveGen, MoveGenConfig};
-use crate::game::connect::Board;
+use crate::game::connect::movegen::{Move, MoveGen, MoveGenConfig, Situation};
+use crate::game::connect::{Board, Rules};
 use crate::weights::Weights;
 
 /// Scores at or beyond this magnitude are wins or losses: `MATE - n` is a win at ply n.
@@ -77,6 +88,11 @@ impl Limits {
         self.depth.is_none() && self.nodes.is_none() && self.time_ms.is_none()
     }
 
+    /// True when the result does not depend on the clock.
+    pub fn is_deterministic(&self) -> bool {
+        self.time_ms.is_none()
+    }
+
     /// A short description such as `depth 4` or `time 1000ms`.
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();
@@ -97,7 +113,7 @@ impl Limits {
     }
 }
 
-/// Everything about a player except its weights.
+/// Everything about a player except its weights and limits.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct EngineConfig {
@@ -141,11 +157,23 @@ impl SearchResult {
     pub fn nps(&self) -> f64 {
         self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
+
+    /// Turns to a forced win (positive) or loss (negative), if the score is a mate score.
+    pub fn mate_in(&self) -> Option<i32> {
+        if self.score > MATE_BOUND {
+            Some((MATE - self.score + 1) / 2)
+        } else if self.score < -MATE_BOUND {
+            Some(-(MATE + self.score) / 2)
+        } else {
+            None
+        }
+    }
 }
 
 /// One player: an evaluation of one weight table plus a searcher's working memory.
 pub struct Engine {
     pub config: EngineConfig,
+    rules: Rules,
     evaluator: Evaluator,
     movegen: MoveGen,
     tt: tt::TranspositionTable,
@@ -161,14 +189,17 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine for `weights`, which must belong to `config.eval`'s schema.
+    /// An engine for `weights`, which must belong to `config.eval`'s schema; the game is the
+    /// schema's.
     pub fn new(config: EngineConfig, weights: &Weights) -> Engine {
-        let cells = weights_cells(weights);
+        let rules = Rules::for_game(weights.schema().game).expect("every schema names a known game");
+        let board = Board::new(rules);
         Engine {
+            rules,
             evaluator: Evaluator::new(config.eval, weights),
-            movegen: MoveGen::new(config.movegen, cells),
+            movegen: MoveGen::new(config.movegen, &board),
             tt: tt::TranspositionTable::new(if config.search == SearchKind::Pvs { config.tt_mib } else { 1 }),
-            history: vec![0; cells],
+            history: vec![0; rules.cells()],
             stack: vec![Vec::new(); MAX_PLY + 2],
             nodes: 0,
             node_limit: u64::MAX,
@@ -177,6 +208,10 @@ impl Engine {
             rng_seed: 0,
             config,
         }
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
     }
 
     /// Forgets everything learnt in earlier games, so that a game is a pure function of its
@@ -189,6 +224,11 @@ impl Engine {
 
     pub fn evaluator(&self) -> &Evaluator {
         &self.evaluator
+    }
+
+    /// Bytes of the transposition table (fixed at construction).
+    pub fn table_bytes(&self) -> usize {
+        self.tt.size_bytes()
     }
 
     /// Searches the position (which must be at the start of a turn and not over) and returns
@@ -229,6 +269,31 @@ impl Engine {
         self.stopped
     }
 
+    /// What the rules and the threats decide at a node before any move is searched: the
+    /// node's score (`Err`), or the situation to search (`Ok`). Shared by PVS and
+    /// alpha-beta, so that the two differ only in how they search, as the papers compare them.
+    ///
+    /// A side with a threat road wins at once; a side facing threats it cannot block in one
+    /// turn loses; otherwise the horizon scores the position statically, threats included
+    /// (the opponent's roads of 4 and 5 are what the `opp4` / `opp5` weights price). Searching
+    /// blocks beyond the horizon was tried and explodes: every block with a free stone can
+    /// make a counter-threat, and chains of them grow exponentially; deep forcing lines are
+    /// the threat-space search's job.
+    #[inline]
+    fn node_entry(&mut self, board: &Board, depth: i32, ply: usize) -> Result<Situation, i32> {
+        if board.winner().is_some() {
+            // The previous move completed a line: the side to move has lost.
+            return Err(-(MATE - ply as i32));
+        }
+        match self.movegen.situation(board) {
+            Situation::Win => Err(MATE - (ply as i32 + 1)),
+            Situation::Lost => Err(-(MATE - (ply as i32 + 2))),
+            Situation::Full => Err(0),
+            _ if depth <= 0 || ply >= MAX_PLY => Err(self.evaluator.evaluate(board)),
+            s => Ok(s),
+        }
+    }
+
     fn past_deadline_fraction(&self, start: Instant, fraction: f64) -> bool {
         match self.deadline {
             Some(d) => {
@@ -237,14 +302,6 @@ impl Engine {
             }
             None => false,
         }
-    }
-}
-
-/// Cells of the board a weight table's game is played on.
-fn weights_cells(weights: &Weights) -> usize {
-    match weights.schema().game {
-        "gomoku" => crate::game::connect::Rules::GOMOKU.cells(),
-        _ => crate::game::connect::Rules::CONNECT6.cells(),
     }
 }
 

@@ -3,14 +3,13 @@
 //! fail high inside the window; a transposition table and the history heuristic order moves.
 //!
 //! Depth counts turns (a pair of stones is one move). Tactics are exact where it matters:
-//! a side with a threat road wins at once, a side facing threats it cannot block loses, and at
-//! the horizon a side facing threats keeps searching its (few) blocking moves instead of
-//! standing on a static score it is about to lose.
+//! a side with a threat road wins at once and a side facing threats it cannot block loses,
+//! at every node including the horizon (see `Engine::node_entry`).
 
 use std::time::Instant;
 
 use super::tt::Bound;
-use super::{make_move, unmake_move, Engine, Limits, SearchKind, SearchResult, MATE, MATE_BOUND, MAX_PLY};
+use super::{make_move, unmake_move, Engine, Limits, SearchKind, SearchResult, MATE, MATE_BOUND};
 use crate::game::connect::movegen::{Move, Situation};
 use crate::game::connect::Board;
 
@@ -84,9 +83,6 @@ impl Engine {
         }
         for depth in 1..=max_depth {
             let (score, best) = self.search_root(board, &mut root_moves, depth as i32);
-            if self.stopped && best.is_none() {
-                break;
-            }
             if !best.is_none() {
                 result.best = best;
                 result.score = score;
@@ -129,8 +125,8 @@ impl Engine {
             if self.stopped {
                 break;
             }
-            if score > alpha {
-                alpha = score;
+            if score > alpha || best.is_none() {
+                alpha = alpha.max(score);
                 best = m;
                 best_index = i;
             }
@@ -145,33 +141,11 @@ impl Engine {
         (alpha, best)
     }
 
-    pub(crate) fn pvs<N: NodeKind>(
-        &mut self,
-        board: &mut Board,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
+    pub(crate) fn pvs<N: NodeKind>(&mut self, board: &mut Board, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.tick() {
             return 0;
         }
-        if board.winner().is_some() {
-            // The previous move completed a line: the side to move has lost.
-            return -(MATE - ply as i32);
-        }
-        let mut moves = std::mem::take(&mut self.stack[ply]);
-        let situation = self.movegen.generate(board, &mut moves);
-        let early = match situation {
-            Situation::Win => Some(MATE - (ply as i32 + 1)),
-            Situation::Lost => Some(-(MATE - (ply as i32 + 2))),
-            Situation::Full => Some(0),
-            Situation::Quiet if depth <= 0 || ply >= MAX_PLY => Some(self.evaluator.evaluate(board)),
-            Situation::Defend if ply >= MAX_PLY => Some(self.evaluator.evaluate(board)),
-            _ => None,
-        };
-        if let Some(score) = early {
-            self.stack[ply] = moves;
+        if let Err(score) = self.node_entry(board, depth, ply) {
             return score;
         }
         let hash = board.hash();
@@ -186,17 +160,17 @@ impl Engine {
                     Bound::Upper => score <= alpha,
                 };
                 if cut {
-                    self.stack[ply] = moves;
                     return score;
                 }
             }
         }
+        let mut moves = std::mem::take(&mut self.stack[ply]);
+        self.movegen.generate(board, &mut moves);
         self.order(&mut moves, tt_move);
         let alpha_orig = alpha;
         let mut best_score = -MATE;
         let mut best = Move::NONE;
-        // Defence extension: at the horizon a side under threat still plays its blocks.
-        let child_depth = depth.max(1) - 1;
+        let child_depth = depth - 1;
         for (i, &m) in moves.iter().enumerate() {
             let placed = make_move(board, m);
             let score = if i == 0 {

@@ -73,6 +73,15 @@ impl Rules {
     /// Freestyle Gomoku: Connect(15,15,5,1,1), overlines win.
     pub const GOMOKU: Rules = Rules { width: 15, height: 15, k: 5, p: 1, q: 1 };
 
+    /// The rules of a game named in weight files and records (`connect6`, `gomoku`).
+    pub fn for_game(name: &str) -> Option<Rules> {
+        match name {
+            "connect6" => Some(Rules::CONNECT6),
+            "gomoku" => Some(Rules::GOMOKU),
+            _ => None,
+        }
+    }
+
     /// The game's name as used in weight files and records.
     pub fn game_name(&self) -> &'static str {
         if *self == Rules::GOMOKU {
@@ -113,6 +122,7 @@ impl Geometry {
     fn build(rules: Rules) -> Geometry {
         let (w, h, k) = (rules.width as i32, rules.height as i32, rules.k as i32);
         assert!((2..=MAX_K as i32).contains(&k) && k <= w.max(h), "unsupported k");
+        assert!((1..=super::movegen::MAX_P as u8).contains(&rules.p) && (1..=rules.p).contains(&rules.q), "unsupported p or q");
         assert!(w * h <= u16::MAX as i32, "board too large");
         let mut road_cells = Vec::new();
         for (dx, dy) in DIRECTIONS {

@@ -2,27 +2,32 @@
 //!
 //! In order of priority:
 //! 1. **Win**: the side to move has a threat road (at least k - p own stones, no enemy stone):
-//!    the move that completes it.
+//!    the move that completes it is the only move generated.
 //! 2. **Defend**: the opponent has threat roads. Only moves whose stones touch every one of
-//!    them are generated; when more than p stones would be needed the position is **lost**.
+//!    them are generated (all of them: pruning a defence could hide the only one that holds);
+//!    when more than the stones of this turn would be needed the position is **Lost**.
 //! 3. **Quiet**: single stones near existing stones are ranked by a cheap score (what the
 //!    stone adds to its own roads and takes from the opponent's), and pairs are built from the
 //!    best first stones and, for each, the best second stones re-scored after the first.
 //!
 //! The generator is shared by every evaluation and search, as in Li Guo 2007 where only the
-//! evaluation's parameters are tuned.
+//! evaluation's parameters are tuned. It is a pure function of the position: ties are broken
+//! by cell index, so a fixed-depth search is deterministic.
 
-use super::board::{Board, Cell};
+use super::board::{Board, Cell, Colour, MAX_K};
+
+/// The most stones a turn may place (p). Threat roads have at most this many empty cells.
+pub const MAX_P: usize = 2;
 
 /// One move: one or two stones (sorted, so that a pair has one spelling).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Move {
-    stones: [Cell; 2],
+    stones: [Cell; MAX_P],
     len: u8,
 }
 
 impl Move {
-    pub const NONE: Move = Move { stones: [0, 0], len: 0 };
+    pub const NONE: Move = Move { stones: [0; MAX_P], len: 0 };
 
     pub fn single(c: Cell) -> Move {
         Move { stones: [c, 0], len: 1 }
@@ -50,6 +55,10 @@ impl Move {
     pub fn is_none(&self) -> bool {
         self.len == 0
     }
+
+    pub fn contains(&self, c: Cell) -> bool {
+        self.stones().contains(&c)
+    }
 }
 
 /// What the generator found.
@@ -73,33 +82,108 @@ pub enum Situation {
 pub struct MoveGenConfig {
     /// First stones considered in quiet positions (and single-stone moves kept).
     pub singles: usize,
-    /// Second stones tried for each first stone.
+    /// Second stones tried for each first stone, and free stones added to a one-stone block.
     pub seconds: usize,
-    /// Moves kept in quiet positions, best first.
+    /// Quiet moves kept after ranking, best first.
     pub width: usize,
 }
 
 impl Default for MoveGenConfig {
     fn default() -> Self {
-        MoveGenConfig { singles: 10, seconds: 6, width: 20 }
+        MoveGenConfig { singles: 12, seconds: 6, width: 16 }
     }
 }
 
-/// Score of a stone for the road it extends, indexed by the stones it still needs after the
-/// stone (0 = the stone completes the road).
-const ATTACK_BY_NEED: [i32; 9] = [100_000, 2_000, 400, 60, 14, 4, 1, 1, 1];
+/// Score of a stone for the own road it extends, indexed by the stones the road still needs
+/// after the stone (0 = the stone completes it).
+const ATTACK_BY_NEED: [i32; MAX_K + 1] = [1_000_000, 20_000, 400, 60, 14, 4, 1, 1, 1];
 /// Score of a stone for the enemy road it kills, indexed by the stones that road still needed.
-const DEFEND_BY_NEED: [i32; 9] = [0, 3_000, 600, 40, 10, 3, 1, 1, 1];
+const DEFEND_BY_NEED: [i32; MAX_K + 1] = [0, 30_000, 3_000, 40, 10, 3, 1, 1, 1];
 
-/// The cheap score a road gives a stone of the side with `mine` stones in it against `theirs`.
-#[inline]
-fn road_value(k: usize, mine: usize, theirs: usize) -> i32 {
-    if theirs == 0 {
-        ATTACK_BY_NEED[k - mine - 1]
-    } else if mine == 0 {
-        DEFEND_BY_NEED[k - theirs]
-    } else {
-        0
+/// The empty cells of every threat road of one side: what a defender must touch.
+#[derive(Clone, Debug, Default)]
+pub struct ThreatSet {
+    roads: Vec<([Cell; MAX_P], u8)>,
+}
+
+impl ThreatSet {
+    /// Collects the threat roads of `attacker` (cleared first).
+    pub fn collect(&mut self, board: &Board, attacker: Colour) {
+        self.roads.clear();
+        for r in board.threat_roads(attacker) {
+            let mut cells = [0; MAX_P];
+            let mut n = 0;
+            for c in board.empty_cells_of_road(r) {
+                cells[n] = c;
+                n += 1;
+            }
+            self.roads.push((cells, n as u8));
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.roads.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.roads.len()
+    }
+
+    /// The first road none of `stones` touches.
+    fn first_unhit(&self, stones: &[Cell]) -> Option<&[Cell]> {
+        self.roads.iter().map(|(cells, n)| &cells[..*n as usize]).find(|cells| !cells.iter().any(|c| stones.contains(c)))
+    }
+
+    /// The fewest stones that touch every road, or `cap + 1` when more than `cap` are needed.
+    pub fn blocks_needed(&self, cap: usize) -> usize {
+        let mut chosen = Vec::with_capacity(cap);
+        (0..=cap).find(|&budget| self.can_block(&mut chosen, budget)).unwrap_or(cap + 1)
+    }
+
+    fn can_block(&self, chosen: &mut Vec<Cell>, budget: usize) -> bool {
+        let Some(road) = self.first_unhit(chosen) else { return true };
+        if chosen.len() == budget {
+            return false;
+        }
+        for &c in road {
+            chosen.push(c);
+            let ok = self.can_block(chosen, budget);
+            chosen.pop();
+            if ok {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Every set of at most `budget` stones that touches every road, each stone touching a road
+    /// the others miss (minimal sets; a stone left over is free). Sorted, no duplicates.
+    pub fn blocking_sets(&self, budget: usize, out: &mut Vec<Move>) {
+        out.clear();
+        let mut chosen = Vec::with_capacity(budget);
+        self.enumerate(&mut chosen, budget, out);
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    fn enumerate(&self, chosen: &mut Vec<Cell>, budget: usize, out: &mut Vec<Move>) {
+        let Some(road) = self.first_unhit(chosen) else {
+            out.push(Move::from_stones(chosen));
+            return;
+        };
+        if chosen.len() == budget {
+            return;
+        }
+        for &c in road {
+            chosen.push(c);
+            self.enumerate(chosen, budget, out);
+            chosen.pop();
+        }
+    }
+
+    /// How many roads each cell touches, for the best try in a lost position.
+    fn hits(&self, c: Cell) -> usize {
+        self.roads.iter().filter(|(cells, n)| cells[..*n as usize].contains(&c)).count()
     }
 }
 
@@ -107,6 +191,9 @@ fn road_value(k: usize, mine: usize, theirs: usize) -> i32 {
 #[derive(Clone, Debug)]
 pub struct MoveGen {
     pub config: MoveGenConfig,
+    /// `value[mine * (k+1) + theirs]`: what a road with these counts gives a stone of "mine".
+    value: Vec<i32>,
+    k: usize,
     score: Vec<i32>,
     delta: Vec<i32>,
     is_touched: Vec<bool>,
@@ -114,12 +201,30 @@ pub struct MoveGen {
     candidates: Vec<(i32, Cell)>,
     seconds: Vec<(i32, Cell)>,
     pairs: Vec<(i32, Move)>,
+    threats: ThreatSet,
+    blocks: Vec<Move>,
 }
 
 impl MoveGen {
-    pub fn new(config: MoveGenConfig, cells: usize) -> MoveGen {
+    pub fn new(config: MoveGenConfig, board: &Board) -> MoveGen {
+        let k = board.rules().k as usize;
+        let mut value = vec![0; (k + 1) * (k + 1)];
+        for mine in 0..=k {
+            for theirs in 0..=k {
+                value[mine * (k + 1) + theirs] = if theirs == 0 && mine < k {
+                    ATTACK_BY_NEED[k - mine - 1]
+                } else if mine == 0 && theirs > 0 {
+                    DEFEND_BY_NEED[k - theirs]
+                } else {
+                    0
+                };
+            }
+        }
+        let cells = board.rules().cells();
         MoveGen {
             config,
+            value,
+            k,
             score: vec![0; cells],
             delta: vec![0; cells],
             is_touched: vec![false; cells],
@@ -127,25 +232,57 @@ impl MoveGen {
             candidates: Vec::new(),
             seconds: Vec::new(),
             pairs: Vec::new(),
+            threats: ThreatSet::default(),
+            blocks: Vec::new(),
         }
     }
 
-    /// The cheap score of an empty cell for the side to move.
     #[inline]
-    pub fn score_cell(board: &Board, c: Cell) -> i32 {
-        let me = board.to_move().index();
-        let k = board.rules().k as usize;
+    fn road_value(&self, mine: usize, theirs: usize) -> i32 {
+        self.value[mine * (self.k + 1) + theirs]
+    }
+
+    /// The cheap score of an empty cell for `me`: the sum over its roads of what a stone there
+    /// adds to `me`'s road or takes from the opponent's.
+    #[inline]
+    pub fn score_cell(&self, board: &Board, me: Colour, c: Cell) -> i32 {
+        let me = me.index();
         let mut s = 0;
         for &r in board.geometry().roads_through(c) {
             let n = board.road_counts(r as usize);
-            s += road_value(k, n[me] as usize, n[1 - me] as usize);
+            s += self.road_value(n[me] as usize, n[1 - me] as usize);
         }
         s
     }
 
+    /// The situation of the side to move without generating moves: a cheap test that lets a
+    /// search stop at its horizon. `Defend` means "under threat but a block exists".
+    pub fn situation(&mut self, board: &Board) -> Situation {
+        let me = board.to_move();
+        if board.threat_count(me) > 0 {
+            return Situation::Win;
+        }
+        if board.is_full() {
+            return Situation::Full;
+        }
+        if board.threat_count(me.other()) == 0 {
+            return Situation::Quiet;
+        }
+        self.threats.collect(board, me.other());
+        if self.threats.blocks_needed(self.turn_stones(board)) > self.turn_stones(board) {
+            Situation::Lost
+        } else {
+            Situation::Defend
+        }
+    }
+
+    fn turn_stones(&self, board: &Board) -> usize {
+        board.turn_size().min(board.rules().cells() - board.stone_count())
+    }
+
     /// Generates the moves of the side to move into `out` (cleared first), best first.
     /// The board must be at the start of a turn.
-    pub fn generate(&mut self, board: &mut Board, out: &mut Vec<Move>) -> Situation {
+    pub fn generate(&mut self, board: &Board, out: &mut Vec<Move>) -> Situation {
         out.clear();
         let me = board.to_move();
         if let Some(r) = board.threat_roads(me).next() {
@@ -153,15 +290,14 @@ impl MoveGen {
             out.push(Move::from_stones(&stones));
             return Situation::Win;
         }
-        let empty = board.rules().cells() - board.stone_count();
-        if empty == 0 {
+        if board.is_full() {
             return Situation::Full;
         }
         self.rank_candidates(board);
         if board.threat_count(me.other()) > 0 {
             return self.defend(board, out);
         }
-        let turn = board.turn_size().min(empty);
+        let turn = self.turn_stones(board);
         if turn == 1 {
             let n = self.config.singles.max(1);
             out.extend(self.candidates.iter().take(n).map(|&(_, c)| Move::single(c)));
@@ -172,7 +308,8 @@ impl MoveGen {
         for i in 0..firsts {
             let (sa, a) = self.candidates[i];
             self.best_seconds(board, a);
-            for &(sb, b) in &self.seconds {
+            for j in 0..self.seconds.len() {
+                let (sb, b) = self.seconds[j];
                 self.pairs.push((sa + sb, Move::pair(a, b)));
             }
         }
@@ -184,27 +321,26 @@ impl MoveGen {
     /// empty board; every empty cell if none is near) and sorts them best first.
     fn rank_candidates(&mut self, board: &Board) {
         self.candidates.clear();
-        let cells = board.rules().cells() as Cell;
+        let me = board.to_move();
         if board.is_empty() {
             let c = board.cell(board.width() / 2, board.height() / 2);
-            self.score[c as usize] = Self::score_cell(board, c);
+            self.score[c as usize] = self.score_cell(board, me, c);
             self.candidates.push((self.score[c as usize], c));
             return;
         }
+        let cells = board.rules().cells() as Cell;
         for c in 0..cells {
             if board.is_empty_cell(c) && board.is_near_stone(c) {
-                let s = Self::score_cell(board, c);
+                let s = self.score_cell(board, me, c);
                 self.score[c as usize] = s;
                 self.candidates.push((s, c));
             }
         }
         if self.candidates.is_empty() {
-            for c in 0..cells {
-                if board.is_empty_cell(c) {
-                    let s = Self::score_cell(board, c);
-                    self.score[c as usize] = s;
-                    self.candidates.push((s, c));
-                }
+            for c in (0..cells).filter(|&c| board.is_empty_cell(c)) {
+                let s = self.score_cell(board, me, c);
+                self.score[c as usize] = s;
+                self.candidates.push((s, c));
             }
         }
         // Ties broken by cell index so that generation is a pure function of the position.
@@ -214,13 +350,13 @@ impl MoveGen {
     /// Fills `self.seconds` with the best second stones after first stone `a`, scored as if
     /// `a` were on the board: each road through `a` changes the value of its other cells.
     fn best_seconds(&mut self, board: &Board, a: Cell) {
-        let me = board.to_move().index();
-        let k = board.rules().k as usize;
+        let me_colour = board.to_move();
+        let me = me_colour.index();
         let geo = board.geometry();
         for &r in geo.roads_through(a) {
             let n = board.road_counts(r as usize);
             let (m, t) = (n[me] as usize, n[1 - me] as usize);
-            let d = if m + 1 < k { road_value(k, m + 1, t) - road_value(k, m, t) } else { 0 };
+            let d = if m + 1 < self.k { self.road_value(m + 1, t) - self.road_value(m, t) } else { 0 };
             if d == 0 {
                 continue;
             }
@@ -234,30 +370,25 @@ impl MoveGen {
                 }
             }
         }
-        self.seconds.clear();
         let want = self.config.seconds.max(1);
-        let consider = |s: &mut Vec<(i32, Cell)>, score: i32, c: Cell| {
-            if s.len() < want {
-                s.push((score, c));
-                s.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
-            } else if let Some(last) = s.last() {
-                if score > last.0 || (score == last.0 && c < last.1) {
-                    s.pop();
-                    s.push((score, c));
-                    s.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
-                }
-            }
-        };
-        for &(s, c) in &self.candidates {
-            if c != a {
-                consider(&mut self.seconds, s + self.delta[c as usize], c);
-            }
-        }
-        // Cells on a's roads that were not candidates (far from other stones).
+        let mut seconds = std::mem::take(&mut self.seconds);
+        seconds.clear();
+        // Cells on a's roads: their score changes with a. Candidates were scored already;
+        // cells far from every other stone were not.
         for &c in &self.touched {
-            if !board.is_near_stone(c) {
-                let s = Self::score_cell(board, c) + self.delta[c as usize];
-                consider(&mut self.seconds, s, c);
+            let base = if board.is_near_stone(c) { self.score[c as usize] } else { self.score_cell(board, me_colour, c) };
+            keep_best(&mut seconds, want, base + self.delta[c as usize], c);
+        }
+        // Every other candidate keeps its score, and candidates are sorted best first: the
+        // first `want` of them not on a's roads are the only ones that can make the cut.
+        let mut untouched = 0;
+        for &(s, c) in &self.candidates {
+            if untouched == want {
+                break;
+            }
+            if c != a && !self.is_touched[c as usize] {
+                keep_best(&mut seconds, want, s, c);
+                untouched += 1;
             }
         }
         for &c in &self.touched {
@@ -265,80 +396,57 @@ impl MoveGen {
             self.is_touched[c as usize] = false;
         }
         self.touched.clear();
+        self.seconds = seconds;
     }
 
     /// Sorts `self.pairs` best first, drops duplicate spellings and keeps `width` of them.
     fn finish_pairs(&mut self, out: &mut Vec<Move>, width: usize) {
-        self.pairs.sort_unstable_by(|x, y| (x.1.stones, y.0).cmp(&(y.1.stones, x.0)));
+        // A pair reached from both of its stones keeps its higher score.
+        self.pairs.sort_unstable_by(|x, y| x.1.cmp(&y.1).then(y.0.cmp(&x.0)));
         self.pairs.dedup_by(|later, earlier| later.1 == earlier.1);
-        self.pairs.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.stones.cmp(&y.1.stones)));
+        self.pairs.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
         out.extend(self.pairs.iter().take(width).map(|&(_, m)| m));
     }
 
     /// Moves that touch every threat road of the opponent, or `Lost` when none can.
     fn defend(&mut self, board: &Board, out: &mut Vec<Move>) -> Situation {
-        let them = board.to_move().other();
-        let roads: Vec<usize> = board.threat_roads(them).collect();
-        let turn = board.turn_size().min(board.rules().cells() - board.stone_count());
-        // A stone lies on at most 4(k) roads; more threat roads than `turn` stones can touch
-        // means the position is lost.
-        let max_hit = turn * 4 * board.rules().k as usize;
-        let mut cells: Vec<(Cell, u128)> = Vec::new();
-        if roads.len() <= 128 && roads.len() <= max_hit {
-            for (i, &r) in roads.iter().enumerate() {
-                for c in board.empty_cells_of_road(r) {
-                    match cells.iter_mut().find(|(x, _)| *x == c) {
-                        Some((_, m)) => *m |= 1 << i,
-                        None => cells.push((c, 1 << i)),
-                    }
-                }
-            }
-        }
-        cells.sort_unstable_by_key(|&(c, _)| c);
-        let full: u128 = if roads.len() >= 128 { u128::MAX } else { (1u128 << roads.len()) - 1 };
+        let turn = self.turn_stones(board);
+        self.threats.collect(board, board.to_move().other());
+        let mut blocks = std::mem::take(&mut self.blocks);
+        self.threats.blocking_sets(turn, &mut blocks);
         self.pairs.clear();
-        let score = |c: Cell| self_score(&self.score, c);
-        for (i, &(a, ma)) in cells.iter().enumerate() {
-            if ma == full {
-                if turn == 1 {
-                    self.pairs.push((score(a), Move::single(a)));
-                    continue;
-                }
-                // One stone suffices: the other is free, so try the best free cells.
-                let mut added = 0;
-                for &(s, b) in &self.candidates {
-                    if b != a {
-                        self.pairs.push((score(a) + s, Move::pair(a, b)));
-                        added += 1;
-                        if added >= self.config.seconds.max(1) {
-                            break;
-                        }
-                    }
-                }
+        for b in &blocks {
+            let base: i32 = b.stones().iter().map(|&c| self.score[c as usize]).sum();
+            if b.stones().len() == turn {
+                self.pairs.push((base, *b));
+                continue;
             }
-            if turn == 2 {
-                for &(b, mb) in &cells[i + 1..] {
-                    if ma | mb == full {
-                        self.pairs.push((score(a) + score(b), Move::pair(a, b)));
-                    }
-                }
+            // One stone blocks everything: the other is free, so try the best free cells.
+            let a = b.stones()[0];
+            self.best_seconds(board, a);
+            for &(s, c) in &self.seconds {
+                self.pairs.push((base + s, Move::pair(a, c)));
             }
         }
+        self.blocks = blocks;
         if self.pairs.is_empty() {
-            out.push(self.best_try(board, &cells, turn));
+            out.push(self.best_try(board, turn));
             return Situation::Lost;
         }
-        // Every blocking move is kept: pruning a defence could hide the only one that holds.
         self.finish_pairs(out, usize::MAX);
         Situation::Defend
     }
 
     /// In a lost position, the move that touches the most threat roads (for actual play).
-    fn best_try(&self, board: &Board, cells: &[(Cell, u128)], turn: usize) -> Move {
-        let mut by_hits: Vec<(u32, i32, Cell)> =
-            cells.iter().map(|&(c, m)| (m.count_ones(), self.score[c as usize], c)).collect();
-        by_hits.sort_unstable_by(|x, y| (y.0, y.1, x.2).cmp(&(x.0, x.1, y.2)));
-        let mut stones: Vec<Cell> = by_hits.iter().map(|x| x.2).take(turn).collect();
+    fn best_try(&self, board: &Board, turn: usize) -> Move {
+        let mut cells: Vec<(usize, i32, Cell)> = self
+            .candidates
+            .iter()
+            .map(|&(s, c)| (self.threats.hits(c), s, c))
+            .filter(|&(h, _, _)| h > 0)
+            .collect();
+        cells.sort_unstable_by(|x, y| (y.0, y.1, x.2).cmp(&(x.0, x.1, y.2)));
+        let mut stones: Vec<Cell> = cells.iter().map(|x| x.2).take(turn).collect();
         for &(_, c) in &self.candidates {
             if stones.len() >= turn {
                 break;
@@ -348,17 +456,24 @@ impl MoveGen {
             }
         }
         if stones.is_empty() {
-            if let Some(c) = (0..board.rules().cells() as Cell).find(|&c| board.is_empty_cell(c)) {
-                stones.push(c);
-            }
+            stones.extend((0..board.rules().cells() as Cell).find(|&c| board.is_empty_cell(c)));
         }
         Move::from_stones(&stones)
     }
 }
 
+/// Keeps the `want` best (score, cell) entries in `best`, sorted best first, ties by cell.
 #[inline]
-fn self_score(score: &[i32], c: Cell) -> i32 {
-    score[c as usize]
+fn keep_best(best: &mut Vec<(i32, Cell)>, want: usize, score: i32, c: Cell) {
+    let better = |x: &(i32, Cell)| score > x.0 || (score == x.0 && c < x.1);
+    if best.len() == want {
+        if !best.last().is_some_and(better) {
+            return;
+        }
+        best.pop();
+    }
+    let at = best.iter().position(better).unwrap_or(best.len());
+    best.insert(at, (score, c));
 }
 
 #[cfg(test)]
@@ -368,10 +483,11 @@ mod tests {
     use crate::game::connect::Rules;
 
     fn gen(moves: &[&str]) -> (Situation, Vec<Move>, Board) {
-        let mut b = board_from_record_moves(Rules::CONNECT6, moves).unwrap();
-        let mut g = MoveGen::new(MoveGenConfig::default(), 361);
+        let b = board_from_record_moves(Rules::CONNECT6, moves).unwrap();
+        let mut g = MoveGen::new(MoveGenConfig::default(), &b);
         let mut out = Vec::new();
-        let s = g.generate(&mut b, &mut out);
+        let s = g.generate(&b, &mut out);
+        assert_eq!(g.situation(&b), s, "situation() agrees with generate()");
         (s, out, b)
     }
 
@@ -383,7 +499,7 @@ mod tests {
     fn first_move_is_the_centre() {
         let (s, out, _) = gen(&[]);
         assert_eq!(s, Situation::Quiet);
-        assert_eq!(out[0], mv("j10"));
+        assert_eq!(out, vec![mv("j10")]);
     }
 
     #[test]
@@ -395,11 +511,12 @@ mod tests {
     }
 
     #[test]
-    fn blocks_a_single_threat_with_every_stone_pair_containing_a_blocker() {
-        // White threatens with four on the 10th row (f10..i10); Black to move, no threats.
+    fn blocks_a_single_threat_with_every_move() {
+        // White has an open four on the 10th row (f10..i10): its threat roads are d..i, e..j
+        // and f..k, so Black needs both stones, and exactly three pairs touch all three.
         let (s, out, b) = gen(&["a1", "f10g10", "s1s2", "h10i10"]);
         assert_eq!(s, Situation::Defend);
-        assert!(!out.is_empty());
+        assert_eq!(out.len(), 3, "{out:?}");
         for m in &out {
             let mut b2 = b.clone();
             for &c in m.stones() {
@@ -407,6 +524,25 @@ mod tests {
             }
             assert_eq!(b2.threat_count(Colour::White), 0, "{m:?} leaves a threat");
         }
+        for m in ["e10j10", "d10j10", "e10k10"] {
+            assert!(out.contains(&mv(m)), "{m} missing");
+        }
+    }
+
+    #[test]
+    fn two_threats_need_both_stones() {
+        // White fours c-f on rows 5 and 15, each closed on the left by a black stone: each has
+        // one threat road (c..h) and Black must put one stone on each.
+        let (s, out, b) = gen(&["a1", "c5d5", "b5b15", "e5f5", "s5s7", "c15d15", "s9s11", "e15f15"]);
+        assert_eq!(s, Situation::Defend);
+        for m in &out {
+            let mut b2 = b.clone();
+            m.stones().iter().for_each(|&c| b2.play(c));
+            assert_eq!(b2.threat_count(Colour::White), 0);
+        }
+        // g5 or h5, times g15 or h15: 4 pairs.
+        assert_eq!(out.len(), 4, "{out:?}");
+        assert!(out.contains(&mv("g5h15")));
     }
 
     #[test]
@@ -429,5 +565,29 @@ mod tests {
         assert!(out.iter().all(|m| m.stones().len() == 2));
     }
 
-    use crate::game::connect::Colour;
+    #[test]
+    fn blocks_needed_counts_hitting_sets() {
+        let b = board_from_record_moves(Rules::CONNECT6, &["a1", "c5d5", "s1s3", "e5f5"]).unwrap();
+        let mut t = ThreatSet::default();
+        t.collect(&b, Colour::White);
+        // An open four (c5..f5 with a5, b5, g5, h5 empty) needs two stones.
+        assert_eq!(t.len(), 3);
+        assert_eq!(t.blocks_needed(2), 2);
+        assert_eq!(t.blocks_needed(1), 2, "capped at cap + 1");
+        t.collect(&b, Colour::Black);
+        assert_eq!(t.blocks_needed(2), 0);
+        // Closed on the left (b5 black), the four has one threat road: one stone blocks it.
+        let b = board_from_record_moves(Rules::CONNECT6, &["a1", "c5d5", "b5s2", "e5f5"]).unwrap();
+        t.collect(&b, Colour::White);
+        assert_eq!((t.len(), t.blocks_needed(2)), (1, 1));
+    }
+
+    #[test]
+    fn keep_best_keeps_the_top() {
+        let mut v = Vec::new();
+        for (s, c) in [(5, 9), (7, 3), (5, 2), (1, 1), (9, 8)] {
+            keep_best(&mut v, 3, s, c);
+        }
+        assert_eq!(v, vec![(9, 8), (7, 3), (5, 2)]);
+    }
 }
