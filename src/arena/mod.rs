@@ -1,1 +1,3 @@
 //! The arena: games between players, matches with statistics, tournaments, records.
+
+pub mod stats;
