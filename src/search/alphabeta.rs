@@ -14,7 +14,7 @@ impl Engine {
             return score;
         }
         let mut moves = std::mem::take(&mut self.stack[ply]);
-        self.movegen.generate(board, &mut moves);
+        self.generate(board, depth, &mut moves);
         let mut best = -MATE;
         let child_depth = depth - 1;
         for &m in moves.iter() {

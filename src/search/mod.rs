@@ -35,6 +35,8 @@ pub const MATE: i32 = 1_000_000_000;
 pub const MATE_BOUND: i32 = MATE - 10_000;
 /// Deepest ply the search reaches, extensions included.
 pub const MAX_PLY: usize = 96;
+/// Double-threat moves added to a node's moves, at most.
+pub const THREAT_MOVES: usize = 8;
 
 /// Which search a player uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
@@ -291,6 +293,17 @@ impl Engine {
             Situation::Full => Err(0),
             _ if depth <= 0 || ply >= MAX_PLY => Err(self.evaluator.evaluate(board)),
             s => Ok(s),
+        }
+    }
+
+    /// The moves of an interior node. Where at least two turns remain, moves making double
+    /// threats are added: one making three threats wins, and the child's node entry sees it.
+    #[inline]
+    fn generate(&mut self, board: &mut Board, depth: i32, moves: &mut Vec<Move>) {
+        if depth >= 2 {
+            self.movegen.generate_with_threats(board, THREAT_MOVES, moves);
+        } else {
+            self.movegen.generate(board, moves);
         }
     }
 

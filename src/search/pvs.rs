@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use super::tt::Bound;
-use super::{make_move, unmake_move, Engine, Limits, SearchKind, SearchResult, MATE, MATE_BOUND};
+use super::{make_move, unmake_move, Engine, Limits, SearchKind, SearchResult, MATE, MATE_BOUND, THREAT_MOVES};
 use crate::game::connect::movegen::{Move, Situation};
 use crate::game::connect::Board;
 
@@ -52,7 +52,7 @@ impl Engine {
         self.tt.new_search();
         let max_depth = limits.depth.unwrap_or(if limits.is_unlimited() { 4 } else { 64 }).max(1);
         let mut root_moves = Vec::new();
-        let situation = self.movegen.generate(board, &mut root_moves);
+        let situation = self.movegen.generate_with_threats(board, THREAT_MOVES, &mut root_moves);
         let mut result = SearchResult {
             best: root_moves.first().copied().unwrap_or(Move::NONE),
             score: 0,
@@ -141,7 +141,14 @@ impl Engine {
         (alpha, best)
     }
 
-    pub(crate) fn pvs<N: NodeKind>(&mut self, board: &mut Board, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(crate) fn pvs<N: NodeKind>(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         if self.tick() {
             return 0;
         }
@@ -165,7 +172,7 @@ impl Engine {
             }
         }
         let mut moves = std::mem::take(&mut self.stack[ply]);
-        self.movegen.generate(board, &mut moves);
+        self.generate(board, depth, &mut moves);
         self.order(&mut moves, tt_move);
         let alpha_orig = alpha;
         let mut best_score = -MATE;

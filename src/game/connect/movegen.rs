@@ -131,7 +131,10 @@ impl ThreatSet {
 
     /// The first road none of `stones` touches.
     fn first_unhit(&self, stones: &[Cell]) -> Option<&[Cell]> {
-        self.roads.iter().map(|(cells, n)| &cells[..*n as usize]).find(|cells| !cells.iter().any(|c| stones.contains(c)))
+        self.roads
+            .iter()
+            .map(|(cells, n)| &cells[..*n as usize])
+            .find(|cells| !cells.iter().any(|c| stones.contains(c)))
     }
 
     /// The fewest stones that touch every road, or `cap + 1` when more than `cap` are needed.
@@ -203,6 +206,7 @@ pub struct MoveGen {
     pairs: Vec<(i32, Move)>,
     threats: ThreatSet,
     blocks: Vec<Move>,
+    threat_scratch: Vec<(usize, Move)>,
 }
 
 impl MoveGen {
@@ -234,6 +238,7 @@ impl MoveGen {
             pairs: Vec::new(),
             threats: ThreatSet::default(),
             blocks: Vec::new(),
+            threat_scratch: Vec::new(),
         }
     }
 
@@ -317,6 +322,94 @@ impl MoveGen {
         Situation::Quiet
     }
 
+    /// Moves of the side to move that leave threats needing at least `min_blocks` stones to
+    /// stop (2: double threats, which force both of the opponent's stones; p + 1 or more: a
+    /// win next turn, the opponent cannot stop them all). Best first: more blocks needed,
+    /// then a higher cheap score, then cell order. Only threats made by the move's own stones
+    /// count, so call it in positions where the mover has no threat road yet.
+    ///
+    /// A stone can only make a threat in a road of the mover that it lifts to k - p stones:
+    /// the move's stones come from roads holding k - p - 1 own stones (one stone is enough)
+    /// or, for two-stone turns, both from one road holding k - p - 2 (each stone pair is
+    /// tried once, placed and measured exactly with [`ThreatSet::blocks_needed`]).
+    pub fn threat_moves(&mut self, board: &mut Board, min_blocks: usize, out: &mut Vec<(usize, Move)>) {
+        out.clear();
+        let me = board.to_move();
+        debug_assert_eq!(board.threat_count(me), 0, "the mover already has a threat road");
+        let turn = self.turn_stones(board);
+        let level = board.rules().threat_level();
+        let mut singles: Vec<Cell> = Vec::new();
+        let mut pairs: Vec<Move> = Vec::new();
+        let geo = board.geometry();
+        for r in 0..geo.road_count() {
+            let n = board.road_counts(r);
+            let (mine, theirs) = (n[me.index()] as usize, n[me.other().index()] as usize);
+            if theirs != 0 || mine == 0 || mine >= level || mine + turn < level {
+                continue;
+            }
+            let empty: Vec<Cell> = board.empty_cells_of_road(r).collect();
+            if mine + 1 == level {
+                singles.extend_from_slice(&empty);
+            } else if turn == 2 && mine + 2 == level {
+                for (i, &a) in empty.iter().enumerate() {
+                    pairs.extend(empty[i + 1..].iter().map(|&b| Move::pair(a, b)));
+                }
+            }
+        }
+        singles.sort_unstable();
+        singles.dedup();
+        if turn == 1 {
+            pairs.extend(singles.iter().map(|&a| Move::single(a)));
+        } else {
+            for (i, &a) in singles.iter().enumerate() {
+                pairs.extend(singles[i + 1..].iter().map(|&b| Move::pair(a, b)));
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut threats = std::mem::take(&mut self.threats);
+        let mut scored = Vec::new();
+        for m in pairs {
+            for &c in m.stones() {
+                board.play(c);
+            }
+            threats.collect(board, me);
+            let need = threats.blocks_needed(turn.max(2));
+            for _ in m.stones() {
+                board.undo();
+            }
+            if need >= min_blocks {
+                let cheap: i32 = m.stones().iter().map(|&c| self.score_cell(board, me, c)).sum();
+                scored.push((need, cheap, m));
+            }
+        }
+        self.threats = threats;
+        scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(y.1.cmp(&x.1)).then(x.2.cmp(&y.2)));
+        out.extend(scored.into_iter().map(|(need, _, m)| (need, m)));
+    }
+
+    /// [`generate`](Self::generate), plus in quiet positions the moves making double
+    /// threats or better ([`threat_moves`](Self::threat_moves), at most `max_threats`), first.
+    /// Finding them costs far more than a plain generation, so searches ask for them only
+    /// where a forced win two turns ahead is inside their horizon.
+    pub fn generate_with_threats(&mut self, board: &mut Board, max_threats: usize, out: &mut Vec<Move>) -> Situation {
+        let situation = self.generate(board, out);
+        if situation != Situation::Quiet || max_threats == 0 {
+            return situation;
+        }
+        let mut threats = std::mem::take(&mut self.threat_scratch);
+        self.threat_moves(board, 2, &mut threats);
+        threats.truncate(max_threats);
+        if !threats.is_empty() {
+            out.retain(|m| !threats.iter().any(|(_, t)| t == m));
+            let quiet = out.len();
+            out.extend(threats.iter().map(|&(_, m)| m));
+            out.rotate_left(quiet);
+        }
+        self.threat_scratch = threats;
+        situation
+    }
+
     /// Scores every candidate cell (empty, within distance 2 of a stone; the centre on an
     /// empty board; every empty cell if none is near) and sorts them best first.
     fn rank_candidates(&mut self, board: &Board) {
@@ -376,7 +469,8 @@ impl MoveGen {
         // Cells on a's roads: their score changes with a. Candidates were scored already;
         // cells far from every other stone were not.
         for &c in &self.touched {
-            let base = if board.is_near_stone(c) { self.score[c as usize] } else { self.score_cell(board, me_colour, c) };
+            let base =
+                if board.is_near_stone(c) { self.score[c as usize] } else { self.score_cell(board, me_colour, c) };
             keep_best(&mut seconds, want, base + self.delta[c as usize], c);
         }
         // Every other candidate keeps its score, and candidates are sorted best first: the
@@ -439,12 +533,8 @@ impl MoveGen {
 
     /// In a lost position, the move that touches the most threat roads (for actual play).
     fn best_try(&self, board: &Board, turn: usize) -> Move {
-        let mut cells: Vec<(usize, i32, Cell)> = self
-            .candidates
-            .iter()
-            .map(|&(s, c)| (self.threats.hits(c), s, c))
-            .filter(|&(h, _, _)| h > 0)
-            .collect();
+        let mut cells: Vec<(usize, i32, Cell)> =
+            self.candidates.iter().map(|&(s, c)| (self.threats.hits(c), s, c)).filter(|&(h, _, _)| h > 0).collect();
         cells.sort_unstable_by(|x, y| (y.0, y.1, x.2).cmp(&(x.0, x.1, y.2)));
         let mut stones: Vec<Cell> = cells.iter().map(|x| x.2).take(turn).collect();
         for &(_, c) in &self.candidates {

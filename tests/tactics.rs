@@ -1,0 +1,76 @@
+//! Tactical positions with rule-judged answers (`tests/fixtures/*.jsonl`, see
+//! `../shared/positions/README.md`): win now, block every threat, win in two turns.
+
+use evotune::game::connect::movegen::ThreatSet;
+use evotune::game::connect::notation::board_from_record_moves;
+use evotune::game::connect::{Board, Colour, Rules};
+use evotune::search::{make_move, Engine, EngineConfig, Limits, SearchKind};
+
+#[derive(serde::Deserialize)]
+struct Position {
+    kind: String,
+    mover: String,
+    moves: Vec<String>,
+}
+
+fn load(path: &str) -> Vec<Position> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}:{}: {e}", i + 1)))
+        .collect()
+}
+
+/// Whether `answer` (already played on `board`) satisfies the rule of `kind` for `mover`.
+fn judge(kind: &str, mover: Colour, board: &Board) -> Result<(), String> {
+    if board.winner() == Some(mover) {
+        return Ok(());
+    }
+    if kind == "win" {
+        return Err("did not make six".into());
+    }
+    if board.threat_count(mover.other()) > 0 {
+        return Err("the opponent still has a threat road".into());
+    }
+    if kind == "vcdt" {
+        let mut t = ThreatSet::default();
+        t.collect(board, mover);
+        let need = t.blocks_needed(2);
+        if need <= 2 {
+            return Err(format!("the opponent can block with {need} stone(s)"));
+        }
+    }
+    Ok(())
+}
+
+fn check_file(path: &str, config: EngineConfig, limits: Limits) {
+    let weights = config.eval.schema(Rules::CONNECT6).defaults();
+    let mut engine = Engine::new(config, &weights);
+    let mut failures = Vec::new();
+    let positions = load(path);
+    assert!(!positions.is_empty());
+    for (i, p) in positions.iter().enumerate() {
+        let mut board = board_from_record_moves(Rules::CONNECT6, &p.moves).expect("fixture is legal");
+        let mover = if p.mover == "B" { Colour::Black } else { Colour::White };
+        assert_eq!(board.to_move(), mover, "{path}:{}: mover", i + 1);
+        engine.new_game(0);
+        let r = engine.search(&mut board, &limits);
+        make_move(&mut board, r.best);
+        if let Err(why) = judge(&p.kind, mover, &board) {
+            failures.push(format!("{path}:{} {} {:?}: {why}", i + 1, p.kind, r.best));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), positions.len(), failures.join("\n"));
+}
+
+#[test]
+fn shared_sample_positions_pvs() {
+    check_file("tests/fixtures/connect6-tactics.jsonl", EngineConfig::default(), Limits::depth(2));
+}
+
+#[test]
+fn shared_sample_positions_alphabeta() {
+    let config = EngineConfig { search: SearchKind::Alphabeta, ..EngineConfig::default() };
+    check_file("tests/fixtures/connect6-tactics.jsonl", config, Limits::depth(2));
+}
