@@ -8,5 +8,6 @@ pub mod fsutil;
 pub mod game;
 pub mod player;
 pub mod report;
+pub mod rng;
 pub mod search;
 pub mod weights;

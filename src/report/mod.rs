@@ -1,4 +1,6 @@
-//! Reports of runs and experiments: the per-generation history CSV and plots (PNG and SVG).
+//! Reports of runs and experiments: the per-generation history CSV, plots (PNG and SVG) and
+//! progress on the terminal.
 
 pub mod history;
 pub mod plots;
+pub mod progress;

@@ -1,0 +1,310 @@
+//! Matches between two players: paired openings with colours swapped, played in parallel in
+//! fixed-size batches, with W/D/L, Elo, LOS, pentanomial pair counts and an optional SPRT that
+//! stops the match early.
+//!
+//! Batches have a fixed size (not the thread count) and are scored in pair order, so a match
+//! stops after the same pair and gives the same numbers on 1 thread or 32.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use crate::arena::game::{play_games, GameJob, Referee};
+use crate::arena::openings::OpeningSuite;
+use crate::arena::records::{GameRecord, Outcome};
+use crate::arena::stats::{GameScore, Hypothesis, Pentanomial, Sprt, Wdl};
+use crate::player::Player;
+use crate::report::progress::Progress;
+use crate::rng::derive_seed;
+
+/// Pairs scored between two SPRT checks and progress reports.
+pub const BATCH_PAIRS: usize = 8;
+
+/// How a match is played.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Game pairs (each opening twice, colours swapped).
+    pub pairs: usize,
+    pub seed: u64,
+    pub sprt: Option<Sprt>,
+}
+
+/// A match's outcome, all from A's point of view.
+#[derive(Clone, Debug, Default)]
+pub struct MatchReport {
+    pub a: String,
+    pub b: String,
+    pub wdl: Wdl,
+    pub penta: Pentanomial,
+    /// A's results with Black (moving first) and with White.
+    pub a_black: Wdl,
+    pub a_white: Wdl,
+    /// Games won by the first player (Black), by the second, and drawn, whoever played them.
+    pub black_wins: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    pub llr: Option<f64>,
+    pub verdict: Option<Hypothesis>,
+    pub elapsed: Duration,
+}
+
+impl MatchReport {
+    fn add_pair(&mut self, a_black: &GameRecord, a_white: &GameRecord) {
+        let first = score_for(a_black.result, true);
+        let second = score_for(a_white.result, false);
+        self.a_black.add(first);
+        self.a_white.add(second);
+        self.wdl.add(first);
+        self.wdl.add(second);
+        self.penta.add_pair(first, second);
+        for r in [a_black, a_white] {
+            match r.result {
+                Outcome::Black => self.black_wins += 1,
+                Outcome::White => self.white_wins += 1,
+                Outcome::Draw => self.draws += 1,
+            }
+        }
+    }
+
+    /// The report as text, in the style of cutechess-cli / fastchess.
+    pub fn summary(&self, sprt: Option<&Sprt>) -> String {
+        let g = self.wdl.games();
+        let (lo, hi) = self.wdl.elo_ci95();
+        let p = self.penta.0;
+        let mut s = format!(
+            "{} vs {}: {} games, W {} D {} L {} (score {:.1}%)\n",
+            self.a,
+            self.b,
+            g,
+            self.wdl.wins,
+            self.wdl.draws,
+            self.wdl.losses,
+            100.0 * self.wdl.score()
+        );
+        s += &format!(
+            "Elo {} +/- {} (95% CI {} .. {}), LOS {:.1}%, draw ratio {:.1}%\n",
+            fmt_elo(self.wdl.elo()),
+            fmt_elo(self.wdl.elo_error95()),
+            fmt_elo(lo),
+            fmt_elo(hi),
+            100.0 * self.wdl.los(),
+            100.0 * self.wdl.draw_ratio()
+        );
+        s += &format!(
+            "pentanomial [0, 0.5, 1, 1.5, 2] = [{}, {}, {}, {}, {}], pair Elo {} +/- {}\n",
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4],
+            fmt_elo(self.penta.elo()),
+            fmt_elo(self.penta.elo_error95())
+        );
+        s += &format!(
+            "{} as first player (black): W {} D {} L {} ({:.1}% wins); as second (white): W {} D {} L {} ({:.1}% wins)\n",
+            self.a,
+            self.a_black.wins,
+            self.a_black.draws,
+            self.a_black.losses,
+            pct(self.a_black.wins, self.a_black.games()),
+            self.a_white.wins,
+            self.a_white.draws,
+            self.a_white.losses,
+            pct(self.a_white.wins, self.a_white.games()),
+        );
+        s += &format!(
+            "first player won {:.1}%, second {:.1}%, drawn {:.1}%\n",
+            pct(self.black_wins, g),
+            pct(self.white_wins, g),
+            pct(self.draws, g)
+        );
+        if let (Some(sprt), Some(llr)) = (sprt, self.llr) {
+            let (lower, upper) = sprt.bounds();
+            let verdict = match self.verdict {
+                Some(Hypothesis::H0) => format!("H0 accepted (not better than {} Elo)", sprt.elo0),
+                Some(Hypothesis::H1) => format!("H1 accepted (better by at least {} Elo)", sprt.elo1),
+                None => "no verdict yet".into(),
+            };
+            s += &format!(
+                "SPRT [{}, {}] alpha {} beta {}: LLR {:.2} ({:.2}, {:.2}) {}\n",
+                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, llr, lower, upper, verdict
+            );
+        }
+        s
+    }
+}
+
+fn pct(n: u64, of: u64) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        100.0 * n as f64 / of as f64
+    }
+}
+
+fn fmt_elo(e: f64) -> String {
+    if e.is_finite() {
+        format!("{e:.1}")
+    } else if e > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+/// The game's score for A, who played Black when `a_black`.
+pub fn score_for(result: Outcome, a_black: bool) -> GameScore {
+    match (result, a_black) {
+        (Outcome::Draw, _) => GameScore::Draw,
+        (Outcome::Black, true) | (Outcome::White, false) => GameScore::Win,
+        _ => GameScore::Loss,
+    }
+}
+
+/// Plays a match. `on_game` sees every record in order (to write records files); `on_batch`
+/// sees the report after every batch (to print SPRT progress).
+pub fn run_match(
+    referee: &dyn Referee,
+    a: &Player,
+    b: &Player,
+    suite: &OpeningSuite,
+    config: &MatchConfig,
+    progress: &Progress,
+    on_game: &mut dyn FnMut(&GameRecord) -> Result<()>,
+    on_batch: &mut dyn FnMut(&MatchReport),
+) -> Result<MatchReport> {
+    let start = Instant::now();
+    let mut report = MatchReport { a: a.name.clone(), b: b.name.clone(), ..MatchReport::default() };
+    let mut pair = 0;
+    while pair < config.pairs && report.verdict.is_none() {
+        let end = (pair + BATCH_PAIRS).min(config.pairs);
+        let jobs: Vec<GameJob> = (pair..end)
+            .flat_map(|i| {
+                let opening = suite.get(i);
+                let index = i % suite.len();
+                let seed = derive_seed(&[config.seed, i as u64]);
+                [
+                    GameJob { black: a, white: b, opening, opening_index: index, seed },
+                    GameJob { black: b, white: a, opening, opening_index: index, seed },
+                ]
+            })
+            .collect();
+        let records = play_games(referee, &jobs, progress);
+        for two in records.chunks(2) {
+            report.add_pair(&two[0], &two[1]);
+            on_game(&two[0])?;
+            on_game(&two[1])?;
+        }
+        if let Some(sprt) = &config.sprt {
+            let llr = sprt.llr_pentanomial(&report.penta);
+            report.llr = Some(llr);
+            report.verdict = sprt.verdict(llr);
+        }
+        report.elapsed = start.elapsed();
+        on_batch(&report);
+        pair = end;
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::records::Reason;
+    use crate::game::connect::eval::EvalKind;
+    use crate::game::connect::Rules;
+    use crate::report::progress::ProgressMode;
+    use crate::search::{EngineConfig, Limits};
+
+    /// Black wins when its first weight is larger; ties go to the seed's parity.
+    struct Mock;
+    impl Referee for Mock {
+        fn play(&self, black: &Player, white: &Player, opening: &[String], seed: u64) -> GameRecord {
+            let (x, y) = (black.weights.values()[0], white.weights.values()[0]);
+            let result = match x.cmp(&y) {
+                std::cmp::Ordering::Greater => Outcome::Black,
+                std::cmp::Ordering::Less => Outcome::White,
+                _ if seed % 3 == 0 => Outcome::Draw,
+                _ if seed % 3 == 1 => Outcome::Black,
+                _ => Outcome::White,
+            };
+            GameRecord {
+                game: "connect6".into(),
+                black: black.name.clone(),
+                white: white.name.clone(),
+                moves: opening.to_vec(),
+                result,
+                reason: Reason::Adjudicated,
+                opening_moves: opening.len(),
+                opening: None,
+                seed: Some(seed),
+                black_engine: None,
+                white_engine: None,
+                black_ms: 0,
+                white_ms: 0,
+                version: String::new(),
+            }
+        }
+    }
+
+    fn player(name: &str, first: i32) -> Player {
+        let schema = EvalKind::Roads.schema(Rules::CONNECT6);
+        let mut v = schema.defaults().values().to_vec();
+        v[0] = first;
+        let w = crate::weights::Weights::from_values(schema, v).unwrap();
+        Player::new(name, w, EngineConfig::default(), Limits::depth(1))
+    }
+
+    fn suite() -> OpeningSuite {
+        OpeningSuite { rules: Rules::CONNECT6, openings: vec![vec!["j10".into()], vec!["k10".into()]] }
+    }
+
+    fn run(a: &Player, b: &Player, config: &MatchConfig) -> (MatchReport, Vec<GameRecord>) {
+        let mut records = Vec::new();
+        let p = Progress::new("m", 0, "games", ProgressMode::Hidden);
+        let r = run_match(
+            &Mock,
+            a,
+            b,
+            &suite(),
+            config,
+            &p,
+            &mut |g| {
+                records.push(g.clone());
+                Ok(())
+            },
+            &mut |_| {},
+        )
+        .unwrap();
+        (r, records)
+    }
+
+    #[test]
+    fn colours_alternate_and_counts_add_up() {
+        let (a, b) = (player("a", 20), player("b", 10));
+        let (r, records) = run(&a, &b, &MatchConfig { pairs: 5, seed: 1, sprt: None });
+        assert_eq!(records.len(), 10);
+        for (i, g) in records.iter().enumerate() {
+            assert_eq!(g.black, if i % 2 == 0 { "a" } else { "b" });
+            assert_eq!(g.opening, Some((i / 2) % 2));
+        }
+        assert_eq!((r.wdl.wins, r.wdl.draws, r.wdl.losses), (10, 0, 0));
+        assert_eq!(r.penta.0, [0, 0, 0, 0, 5]);
+        assert_eq!((r.a_black.wins, r.a_white.wins), (5, 5));
+        assert_eq!((r.black_wins, r.white_wins), (5, 5));
+    }
+
+    #[test]
+    fn identical_players_score_half_and_sprt_stops_early() {
+        let (a, b) = (player("a", 10), player("b", 10));
+        let (r, _) = run(&a, &b, &MatchConfig { pairs: 50, seed: 3, sprt: None });
+        assert_eq!(r.wdl.games(), 100);
+        assert!((r.wdl.score() - 0.5).abs() < 0.15, "{}", r.wdl.score());
+        let strong = player("s", 99);
+        let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+        let (r, records) = run(&strong, &b, &MatchConfig { pairs: 10_000, seed: 3, sprt: Some(sprt) });
+        assert_eq!(r.verdict, Some(Hypothesis::H1));
+        assert!(records.len() < 200 && records.len() % (2 * BATCH_PAIRS) == 0, "{}", records.len());
+        assert!(r.summary(Some(&sprt)).contains("H1 accepted"));
+    }
+}
