@@ -2,14 +2,19 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::game::connect::eval::EvalKind;
 use crate::search::{EngineConfig, Limits, SearchKind};
 
-/// evotune: tune Connect6 evaluation weights by evolution, and play with them.
+/// evotune: tune Connect6 evaluation weights by evolution, and play and measure with them.
+///
+/// Start with `evotune evolve` (a short run on the built-in quick config), then
+/// `evotune match --a results/<run>/champion.toml --b defaults` to see whether it is better.
+/// Wherever a weight file is expected, `defaults` names the hand-set table and `random` /
+/// `random:SEED` a uniformly random one.
 #[derive(Parser, Debug)]
-#[command(name = "evotune", version, about, long_about = None)]
+#[command(name = "evotune", version, about, long_about)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -17,45 +22,66 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Search fixed positions at a fixed depth with the default weights and print a node-count
-    /// signature (last line: `bench nodes <N> nps <X> ms <T>`).
-    Bench(BenchArgs),
+    /// Run the genetic algorithm: grouped round-robin self-play, adaptive rates, a checkpoint
+    /// every generation, the champion weight table at the end.
+    Evolve(EvolveArgs),
+    /// Play on the competition protocol (stdin/stdout), e.g. under a tournament platform or GUI.
+    Play(PlayArgs),
     /// Search one position given as record moves and print `bestmove <stones>`.
     Bestmove(BestmoveArgs),
+    /// Search fixed positions at a fixed depth with the default weights; the last line is
+    /// `bench nodes <N> nps <X> ms <T>`, N a deterministic signature of the search.
+    Bench(BenchArgs),
+    /// Play games between two players and write them as records (a match without the
+    /// statistics fuss).
+    Selfplay(SelfplayArgs),
+    /// A match between two players: paired openings with colours swapped, Elo, LOS, SPRT.
+    Match(MatchArgs),
+    /// A round robin of many players with a score table and Elo ratings.
+    Tournament(TournamentArgs),
+    /// Reproduce a paper's experiment and print our numbers beside the paper's.
+    Reproduce(ReproduceArgs),
+    /// Convert a weight table for other engines: TOML, JSON or a C header.
+    Export(ExportArgs),
+    /// Draw the fitness plot of a run from its history.csv.
+    Plot(PlotArgs),
+    /// Write a generated opening suite to a file (to inspect it, edit it, or share it).
+    Openings(OpeningsArgs),
 }
 
 /// How a player searches: evaluation, search algorithm, limits and memory.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// Evaluation: roads (incremental), roads-global (recount every node), patterns.
-    #[arg(long, value_enum, default_value_t = EvalKind::Roads)]
-    pub eval: EvalKind,
+    /// Evaluation: roads (incremental), roads-global (recounts every road at every node),
+    /// patterns (棋型). Default: the one a weight file names in its [meta], else roads.
+    #[arg(long, value_enum)]
+    pub eval: Option<EvalKind>,
     /// Search algorithm.
     #[arg(long, value_enum, default_value_t = SearchKind::Pvs)]
     pub search: SearchKind,
-    /// Stop iterative deepening after this many turns.
-    #[arg(long)]
+    /// Stop iterative deepening after this many turns (deterministic).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
-    /// Stop after this many nodes (playouts for mcts). Deterministic.
-    #[arg(long)]
+    /// Stop after this many nodes (playouts for mcts); deterministic.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Milliseconds per move (not deterministic).
-    #[arg(long)]
+    /// Milliseconds per move (not deterministic: depends on the machine's load).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub time_ms: Option<u64>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 16)]
-    pub tt_mib: usize,
+    /// Transposition table size in MiB (one table per engine, i.e. per thread).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub tt_mib: u64,
     /// Moves searched per node in quiet positions.
-    #[arg(long)]
-    pub width: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=400))]
+    pub width: Option<u64>,
 }
 
 impl EngineArgs {
-    pub fn engine_config(&self) -> EngineConfig {
-        let mut c =
-            EngineConfig { search: self.search, eval: self.eval, tt_mib: self.tt_mib, ..EngineConfig::default() };
+    /// The engine settings, with the evaluation resolved by the caller (see `eval`).
+    pub fn engine_config(&self, eval: EvalKind) -> EngineConfig {
+        let mut c = EngineConfig { search: self.search, eval, tt_mib: self.tt_mib as usize, ..EngineConfig::default() };
         if let Some(w) = self.width {
-            c.movegen.width = w.max(1);
+            c.movegen.width = w as usize;
         }
         c
     }
@@ -74,7 +100,7 @@ impl EngineArgs {
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Depth of every bench search.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depth: u32,
     /// Search algorithm to bench.
     #[arg(long, value_enum, default_value_t = SearchKind::Pvs)]
@@ -96,5 +122,289 @@ pub struct BestmoveArgs {
     pub engine: EngineArgs,
 }
 
-/// Where a weight file is written or read.
-pub type WeightPath = PathBuf;
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Weight file, or `defaults`.
+    #[arg(long, default_value = "defaults")]
+    pub weights: String,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Rows counted from the top in competition notation (`'S' - y`), as some platforms do.
+    #[arg(long)]
+    pub flip_rows: bool,
+    /// Write `error ...` replies to stderr instead of stdout.
+    #[arg(long)]
+    pub errors_to_stderr: bool,
+    /// Write a one-stone move as `JJ` instead of `JJ@@`.
+    #[arg(long)]
+    pub no_pad: bool,
+    /// The name printed for `name?`.
+    #[arg(long, default_value = "evotune")]
+    pub name: String,
+}
+
+/// Where games start: a suite file, or one generated from a seed.
+#[derive(Args, Debug, Clone)]
+pub struct OpeningArgs {
+    /// Opening suite file (one opening per line in record notation); default: generated.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Seed of the generated opening suite.
+    #[arg(long, default_value_t = 1)]
+    pub opening_seed: u64,
+    /// A game undecided after this many turns is a draw (0: no cap).
+    #[arg(long, default_value_t = 120)]
+    pub max_turns: usize,
+}
+
+/// Per-player overrides for a two-player match; anything not given comes from the shared
+/// engine options.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SideArgs {
+    /// Search of player A.
+    #[arg(long, value_enum)]
+    pub a_search: Option<SearchKind>,
+    /// Evaluation of player A (its weight file must be of that evaluation).
+    #[arg(long, value_enum)]
+    pub a_eval: Option<EvalKind>,
+    /// Depth limit of player A.
+    #[arg(long)]
+    pub a_depth: Option<u32>,
+    /// Node limit of player A.
+    #[arg(long)]
+    pub a_nodes: Option<u64>,
+    /// Milliseconds per move of player A.
+    #[arg(long)]
+    pub a_time_ms: Option<u64>,
+    /// Search of player B.
+    #[arg(long, value_enum)]
+    pub b_search: Option<SearchKind>,
+    /// Evaluation of player B.
+    #[arg(long, value_enum)]
+    pub b_eval: Option<EvalKind>,
+    /// Depth limit of player B.
+    #[arg(long)]
+    pub b_depth: Option<u32>,
+    /// Node limit of player B.
+    #[arg(long)]
+    pub b_nodes: Option<u64>,
+    /// Milliseconds per move of player B.
+    #[arg(long)]
+    pub b_time_ms: Option<u64>,
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// Player A: a weight file, `defaults`, `random` or `random:SEED`.
+    #[arg(long)]
+    pub a: String,
+    /// Player B: a weight file, `defaults`, `random` or `random:SEED`.
+    #[arg(long)]
+    pub b: String,
+    /// Game pairs: each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
+    pub pairs: u64,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    #[command(flatten)]
+    pub sides: SideArgs,
+    #[command(flatten)]
+    pub openings: OpeningArgs,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write every game as a JSON line to this file.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Write every game as SGF (Little Golem form), one per line, to this file.
+    #[arg(long)]
+    pub sgf: Option<PathBuf>,
+    /// Sequential probability ratio test: stop when A is shown to be at least ELO1 better
+    /// (H1) or not better than ELO0 (H0), e.g. `--sprt 0,10`.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    pub sprt: Option<String>,
+    /// SPRT false positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// SPRT false negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Seed of the match (game seeds derive from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    /// Player A: a weight file, `defaults`, `random` or `random:SEED`.
+    #[arg(long)]
+    pub a: String,
+    /// Player B.
+    #[arg(long)]
+    pub b: String,
+    /// Games to play (rounded up to an even number: openings are played with both colours).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// The records file (JSON lines).
+    #[arg(long)]
+    pub records: PathBuf,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    #[command(flatten)]
+    pub sides: SideArgs,
+    #[command(flatten)]
+    pub openings: OpeningArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed (game seeds derive from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// Players: weight files or built-in names (`defaults`, `random`, `random:SEED`);
+    /// `NAME=SPEC` sets the name shown in the tables.
+    #[arg(required = true, num_args = 2..)]
+    pub players: Vec<String>,
+    /// Game pairs per pairing (colours swapped within a pair).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    pub pairs: u64,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    #[command(flatten)]
+    pub openings: OpeningArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write every game as a JSON line to this file.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Write the score and rating tables (CSV and Markdown) into this folder.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Seed (game seeds derive from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct EvolveArgs {
+    /// The run's TOML config (see configs/); default: the built-in quick config
+    /// (configs/quick.toml), which finishes in minutes on 2 cores.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Worker threads (default: all cores). The champion does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Put populations/ and results/ under this folder instead of the current one.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the run whose checkpoints are in this folder (populations/<run>).
+    #[arg(long, conflicts_with = "config")]
+    pub resume: Option<PathBuf>,
+    /// The run's name (folder under populations/ and results/); default: from the config.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Override the config's seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Override the config's number of generations (also to extend a resumed run).
+    #[arg(long)]
+    pub generations: Option<u32>,
+    /// Start over even if the run's folders already hold a run (they are replaced).
+    #[arg(long)]
+    pub force: bool,
+    /// Log lines instead of progress bars even on a terminal.
+    #[arg(long)]
+    pub log: bool,
+}
+
+/// The papers' experiments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Paper {
+    /// Li Guo 2007, Fig. 1: generation champions and random players in a round robin.
+    Li2007,
+    /// Wang Hongfei 2021: roads vs patterns, PVS vs alpha-beta, PVS vs UCT at equal time.
+    Wang2021,
+    /// Li Xuejun 2015: local (incremental) vs global road scanning.
+    Li2015,
+}
+
+#[derive(Args, Debug)]
+pub struct ReproduceArgs {
+    /// Which experiment.
+    #[arg(value_enum)]
+    pub paper: Paper,
+    /// The paper's sizes (hours) instead of the quick setting (minutes).
+    #[arg(long)]
+    pub full: bool,
+    /// li2007: the run whose champions to use (a results/<run> folder); default: run
+    /// configs/li2007.toml (or its quick version) first.
+    #[arg(long)]
+    pub run: Option<PathBuf>,
+    /// Folder for tables and plots (default results/reproduce-<paper>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Override the experiment's game pairs per pairing.
+    #[arg(long)]
+    pub pairs: Option<u64>,
+    /// Override the time per move in milliseconds (wang2021, li2015).
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Formats of `export`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Toml,
+    Json,
+    /// A C header: a `static const int` array with the names in comments and a `#define`
+    /// per weight index.
+    C,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// Weight file (its [meta] says which evaluation), or `defaults`.
+    #[arg(long)]
+    pub weights: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Toml)]
+    pub format: ExportFormat,
+    /// Evaluation of `defaults` / `random` (files name their own in [meta]).
+    #[arg(long, value_enum)]
+    pub eval: Option<EvalKind>,
+    /// Write to this file instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    /// A run's results folder (results/<run>) or its history.csv.
+    pub run: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    /// Openings to generate.
+    #[arg(long, default_value_t = 64)]
+    pub count: usize,
+    /// Turns per opening.
+    #[arg(long, default_value_t = 3)]
+    pub turns: usize,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output file (default stdout).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}

@@ -4,6 +4,7 @@
 pub mod arena;
 pub mod cli;
 pub mod commands;
+pub mod export;
 pub mod fsutil;
 pub mod game;
 pub mod player;

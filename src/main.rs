@@ -3,12 +3,21 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use evotune::cli::{Cli, Command};
+use evotune::commands;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Bench(a) => evotune::commands::bench(&a),
-        Command::Bestmove(a) => evotune::commands::bestmove(&a),
+    let result = match &cli.command {
+        Command::Bench(a) => commands::bench::run(a),
+        Command::Bestmove(a) => commands::bestmove::run(a),
+        Command::Selfplay(a) => commands::matches::run_selfplay(a),
+        Command::Match(a) => commands::matches::run_match_command(a),
+        Command::Export(a) => commands::export::run(a),
+        Command::Plot(a) => commands::plot::run(a),
+        Command::Openings(a) => commands::openings::run(a),
+        Command::Play(_) | Command::Evolve(_) | Command::Tournament(_) | Command::Reproduce(_) => {
+            Err(anyhow::anyhow!("this command is not built yet"))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -13,10 +13,15 @@ use crate::weights::{Meta, Weights};
 
 /// Resolves a weight argument: a file path, or a built-in name — `defaults` (the hand-set
 /// table of the evaluation) or `random` / `random:SEED` (uniform in every weight's bounds).
-pub fn load_weights(spec: &str, eval: EvalKind, rules: Rules) -> Result<(Weights, Meta)> {
-    let schema = eval.schema(rules);
+///
+/// `eval` is the evaluation asked for on the command line, if any. A file names its own in
+/// `[meta] eval`; asking for another is an error, and asking for none takes the file's. The
+/// result's evaluation is returned with the table.
+pub fn load_weights(spec: &str, eval: Option<EvalKind>, rules: Rules) -> Result<(Weights, Meta, EvalKind)> {
+    let builtin_eval = eval.unwrap_or(EvalKind::Roads);
+    let schema = builtin_eval.schema(rules);
     if spec == "defaults" {
-        return Ok((schema.defaults(), Meta::default()));
+        return Ok((schema.defaults(), Meta::default(), builtin_eval));
     }
     if let Some(rest) = spec.strip_prefix("random") {
         let seed: u64 = match rest.strip_prefix(':') {
@@ -24,15 +29,26 @@ pub fn load_weights(spec: &str, eval: EvalKind, rules: Rules) -> Result<(Weights
             None if rest.is_empty() => 1,
             None => bail!("`{spec}`: expected `random` or `random:SEED`"),
         };
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let values = schema.specs.iter().map(|s| rand::Rng::random_range(&mut rng, s.min..=s.max)).collect();
-        return Ok((Weights::clamped(schema, values), Meta::default()));
+        return Ok((random_weights(schema, seed), Meta::default(), builtin_eval));
     }
     let path = Path::new(spec);
     if !path.exists() {
         bail!("{spec}: no such weight file (or use the built-in names `defaults`, `random`, `random:SEED`)");
     }
-    Ok(Weights::load(path, Some(schema))?)
+    let expected = eval.map(|e| e.schema(rules));
+    let (weights, meta) = Weights::load(path, expected)?;
+    if weights.schema().game != rules.game_name() {
+        bail!("{spec}: a {} weight table, but this command plays {}", weights.schema().game, rules.game_name());
+    }
+    let eval = eval.unwrap_or_else(|| EvalKind::of_schema(weights.schema()));
+    Ok((weights, meta, eval))
+}
+
+/// A table with every weight drawn uniformly within its bounds.
+pub fn random_weights(schema: &'static crate::weights::Schema, seed: u64) -> Weights {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let values = schema.specs.iter().map(|s| rand::Rng::random_range(&mut rng, s.min..=s.max)).collect();
+    Weights::clamped(schema, values)
 }
 
 /// A named player for matches and tournaments.
@@ -52,5 +68,9 @@ impl Player {
 
 /// A display name for a weight argument: the file stem, or the built-in name.
 pub fn player_name(spec: &str) -> String {
-    Path::new(spec).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| spec.to_string())
+    if Path::new(spec).exists() {
+        Path::new(spec).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| spec.to_string())
+    } else {
+        spec.to_string()
+    }
 }

@@ -8,7 +8,7 @@ use crate::weights::{Schema, Weights};
 
 /// Which evaluation a player uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum EvalKind {
     /// Road (路) evaluation, incremental ("local scanning").
     Roads,
@@ -27,6 +27,15 @@ impl EvalKind {
             (EvalKind::Roads | EvalKind::RoadsGlobal, true) => &roads::GOMOKU_ROADS,
             (EvalKind::Patterns, false) => &patterns::CONNECT6_PATTERNS,
             (EvalKind::Patterns, true) => &patterns::GOMOKU_PATTERNS,
+        }
+    }
+
+    /// The evaluation a weight schema belongs to (road tables default to local scanning).
+    pub fn of_schema(schema: &Schema) -> EvalKind {
+        if schema.eval == "patterns" {
+            EvalKind::Patterns
+        } else {
+            EvalKind::Roads
         }
     }
 

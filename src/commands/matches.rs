@@ -1,0 +1,153 @@
+//! `evotune match` and `evotune selfplay`: two players, paired openings, colours swapped.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+
+use crate::arena::game::EngineReferee;
+use crate::arena::matches::{run_match, MatchConfig, MatchReport};
+use crate::arena::records::RecordWriter;
+use crate::arena::stats::Sprt;
+use crate::cli::{EngineArgs, MatchArgs, SelfplayArgs, SideArgs};
+use crate::commands::{openings_from, player_from, thread_pool};
+use crate::game::connect::eval::EvalKind;
+use crate::game::connect::Rules;
+use crate::player::Player;
+use crate::report::progress::{Progress, ProgressMode};
+use crate::search::SearchKind;
+
+/// Players A and B: the shared engine options with each side's overrides.
+pub fn players(a: &str, b: &str, engine: &EngineArgs, sides: &SideArgs, rules: Rules) -> Result<(Player, Player)> {
+    let side = |search: Option<SearchKind>, eval: Option<EvalKind>, depth: Option<u32>, nodes: Option<u64>, time_ms: Option<u64>| {
+        let mut e = engine.clone();
+        if let Some(s) = search {
+            e.search = s;
+        }
+        if eval.is_some() {
+            e.eval = eval;
+        }
+        if depth.is_some() || nodes.is_some() || time_ms.is_some() {
+            (e.depth, e.nodes, e.time_ms) = (depth, nodes, time_ms);
+        }
+        e
+    };
+    let ea = side(sides.a_search, sides.a_eval, sides.a_depth, sides.a_nodes, sides.a_time_ms);
+    let eb = side(sides.b_search, sides.b_eval, sides.b_depth, sides.b_nodes, sides.b_time_ms);
+    let mut pa = player_from(a, &ea, rules).context("player A (--a)")?;
+    let mut pb = player_from(b, &eb, rules).context("player B (--b)")?;
+    if pa.name == pb.name {
+        pa.name = format!("{}-A", pa.name);
+        pb.name = format!("{}-B", pb.name);
+    }
+    Ok((pa, pb))
+}
+
+/// Parses `--sprt ELO0,ELO1`.
+pub fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [e0, e1] = parts[..] else { bail!("--sprt {text}: expected ELO0,ELO1, e.g. 0,10") };
+    let e0: f64 = e0.parse().with_context(|| format!("--sprt {text}: `{e0}` is not a number"))?;
+    let e1: f64 = e1.parse().with_context(|| format!("--sprt {text}: `{e1}` is not a number"))?;
+    Sprt::new(e0, e1, alpha, beta).map_err(|e| anyhow::anyhow!("--sprt: {e}"))
+}
+
+struct Outputs {
+    records: Option<RecordWriter>,
+    sgf: Option<(std::io::BufWriter<std::fs::File>, std::path::PathBuf)>,
+}
+
+impl Outputs {
+    fn new(records: Option<&Path>, sgf: Option<&Path>) -> Result<Outputs> {
+        let records = records.map(RecordWriter::create).transpose()?;
+        let sgf = match sgf {
+            Some(p) => {
+                let f = std::fs::File::create(p).with_context(|| format!("{}: cannot create", p.display()))?;
+                Some((std::io::BufWriter::new(f), p.to_path_buf()))
+            }
+            None => None,
+        };
+        Ok(Outputs { records, sgf })
+    }
+
+    fn write(&mut self, g: &crate::arena::records::GameRecord) -> Result<()> {
+        use std::io::Write;
+        if let Some(w) = &mut self.records {
+            w.write(g)?;
+        }
+        if let Some((w, p)) = &mut self.sgf {
+            writeln!(w, "{}", g.to_sgf()).and_then(|_| w.flush()).with_context(|| format!("{}: write failed", p.display()))?;
+        }
+        Ok(())
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn play(
+    a: &Player,
+    b: &Player,
+    pairs: usize,
+    openings: &crate::cli::OpeningArgs,
+    threads: Option<usize>,
+    seed: u64,
+    sprt: Option<Sprt>,
+    outputs: &mut Outputs,
+    live: bool,
+) -> Result<MatchReport> {
+    let rules = Rules::CONNECT6;
+    let (suite, settings) = openings_from(openings, rules)?;
+    let pool = thread_pool(threads)?;
+    eprintln!(
+        "{} ({} {} {}) vs {} ({} {} {}): {} games from {} openings on {} threads",
+        a.name,
+        a.engine.search.name(),
+        a.engine.eval.name(),
+        a.limits.describe(),
+        b.name,
+        b.engine.search.name(),
+        b.engine.eval.name(),
+        b.limits.describe(),
+        2 * pairs,
+        suite.len(),
+        pool.current_num_threads()
+    );
+    let progress = Progress::new("games", 2 * pairs as u64, "games", ProgressMode::Auto);
+    let referee = EngineReferee { settings };
+    let config = MatchConfig { pairs, seed, sprt };
+    let report = pool.install(|| {
+        run_match(&referee, a, b, &suite, &config, &progress, &mut |g| outputs.write(g), &mut |r| {
+            let w = &r.wdl;
+            let mut msg = format!("W {} D {} L {} Elo {:.0}", w.wins, w.draws, w.losses, w.elo());
+            if let Some(llr) = r.llr {
+                msg += &format!(" LLR {llr:.2}");
+            }
+            if live {
+                progress.println(&msg);
+            }
+            progress.set_message(msg);
+        })
+    })?;
+    progress.finish();
+    Ok(report)
+}
+
+pub fn run_match_command(args: &MatchArgs) -> Result<()> {
+    let rules = Rules::CONNECT6;
+    let (a, b) = players(&args.a, &args.b, &args.engine, &args.sides, rules)?;
+    let sprt = args.sprt.as_deref().map(|s| parse_sprt(s, args.alpha, args.beta)).transpose()?;
+    let mut outputs = Outputs::new(args.records.as_deref(), args.sgf.as_deref())?;
+    let report = play(&a, &b, args.pairs as usize, &args.openings, args.threads, args.seed, sprt, &mut outputs, sprt.is_some())?;
+    print!("{}", report.summary(sprt.as_ref()));
+    println!("time {:.1}s", report.elapsed.as_secs_f64());
+    Ok(())
+}
+
+pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
+    let rules = Rules::CONNECT6;
+    let (a, b) = players(&args.a, &args.b, &args.engine, &args.sides, rules)?;
+    let mut outputs = Outputs::new(Some(&args.records), None)?;
+    let pairs = args.games.div_ceil(2) as usize;
+    let report = play(&a, &b, pairs, &args.openings, args.threads, args.seed, None, &mut outputs, false)?;
+    print!("{}", report.summary(None));
+    println!("records {}", args.records.display());
+    Ok(())
+}

@@ -1,0 +1,68 @@
+//! The commands behind the command line: each turns validated options into work and output.
+//! Shared here: thread pools, players from command-line options, opening suites.
+
+pub mod bench;
+pub mod bestmove;
+pub mod export;
+pub mod matches;
+pub mod openings;
+pub mod plot;
+
+use anyhow::{Context, Result};
+
+use crate::arena::game::GameSettings;
+use crate::arena::openings::{OpeningConfig, OpeningSuite};
+use crate::cli::{EngineArgs, OpeningArgs};
+use crate::game::connect::eval::EvalKind;
+use crate::game::connect::Rules;
+use crate::player::{load_weights, player_name, Player};
+use crate::search::{Limits, SearchKind};
+
+/// The budget of a game move when the command line gives none: depth 3 for the alpha-beta
+/// searches (a fraction of a second per move), 2000 playouts for MCTS.
+pub fn default_limits(search: SearchKind) -> Limits {
+    match search {
+        SearchKind::Mcts => Limits::nodes(2000),
+        _ => Limits::depth(3),
+    }
+}
+
+/// Splits "j10 k11k9" (or "j10,k11k9") into moves.
+pub fn split_moves(text: &str) -> Vec<&str> {
+    text.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect()
+}
+
+/// A rayon pool of `threads` workers (default: all cores).
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        anyhow::ensure!(n >= 1, "--threads must be at least 1");
+        b = b.num_threads(n);
+    }
+    b.build().context("cannot start worker threads")
+}
+
+/// A player from a weight argument (`NAME=SPEC` names it) and engine options.
+pub fn player_from(spec: &str, engine: &EngineArgs, rules: Rules) -> Result<Player> {
+    let (name, spec) = match spec.split_once('=') {
+        Some((n, s)) if !n.is_empty() && !std::path::Path::new(spec).exists() => (n.to_string(), s),
+        _ => (player_name(spec), spec),
+    };
+    let (weights, _, eval) = load_weights(spec, engine.eval, rules)?;
+    let config = engine.engine_config(eval);
+    Ok(Player::new(name, weights, config, engine.limits_or(default_limits(config.search))))
+}
+
+/// The opening suite and game settings of a command.
+pub fn openings_from(args: &OpeningArgs, rules: Rules) -> Result<(OpeningSuite, GameSettings)> {
+    let suite = match &args.openings {
+        Some(path) => OpeningSuite::load(path, rules)?,
+        None => OpeningSuite::generate(rules, &OpeningConfig::default(), args.opening_seed),
+    };
+    Ok((suite, GameSettings { max_turns: args.max_turns }))
+}
+
+/// The evaluation a command-line `--eval` names, for messages.
+pub fn eval_name(eval: Option<EvalKind>) -> &'static str {
+    eval.map_or("from the weight file", |e| e.name())
+}
