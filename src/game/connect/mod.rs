@@ -4,5 +4,6 @@ pub mod board;
 pub mod eval;
 pub mod movegen;
 pub mod notation;
+pub mod protocol;
 
 pub use board::{Board, Cell, Colour, Rules};
