@@ -141,6 +141,9 @@ pub struct PlayArgs {
     /// The name printed for `name?`.
     #[arg(long, default_value = "evotune")]
     pub name: String,
+    /// After every search, a `# depth .. score .. nodes .. pv ..` comment on stderr.
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 /// Where games start: a suite file, or one generated from a seed.

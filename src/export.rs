@@ -48,7 +48,13 @@ pub fn to_c_header(weights: &Weights, meta: &Meta) -> String {
     s += "\n */\n";
     s += &format!("#ifndef {prefix}_H\n#define {prefix}_H\n\n");
     for (i, spec) in schema.specs.iter().enumerate() {
-        s += &format!("#define {prefix}_{} {i} /* {} [{}, {}] */\n", c_ident(spec.name).to_uppercase(), spec.doc, spec.min, spec.max);
+        s += &format!(
+            "#define {prefix}_{} {i} /* {} [{}, {}] */\n",
+            c_ident(spec.name).to_uppercase(),
+            spec.doc,
+            spec.min,
+            spec.max
+        );
     }
     s += &format!("#define {prefix}_COUNT {}\n\n", schema.len());
     s += &format!("static const int {array}[{prefix}_COUNT] = {{\n");

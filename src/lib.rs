@@ -6,6 +6,7 @@ pub mod cli;
 pub mod commands;
 pub mod export;
 pub mod fsutil;
+pub mod ga;
 pub mod game;
 pub mod player;
 pub mod report;

@@ -15,9 +15,9 @@ fn main() -> ExitCode {
         Command::Export(a) => commands::export::run(a),
         Command::Plot(a) => commands::plot::run(a),
         Command::Openings(a) => commands::openings::run(a),
-        Command::Play(_) | Command::Evolve(_) | Command::Tournament(_) | Command::Reproduce(_) => {
-            Err(anyhow::anyhow!("this command is not built yet"))
-        }
+        Command::Play(a) => commands::play::run(a),
+        Command::Evolve(a) => commands::evolve::run(a),
+        Command::Tournament(_) | Command::Reproduce(_) => Err(anyhow::anyhow!("this command is not built yet")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -125,6 +125,17 @@ impl RecordWriter {
         Ok(RecordWriter { file: std::io::BufWriter::new(file), path: path.to_path_buf() })
     }
 
+    /// Opens the file for appending (a resumed run adds to its records).
+    pub fn append(path: &Path) -> anyhow::Result<RecordWriter> {
+        use anyhow::Context;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("{}: cannot open", path.display()))?;
+        Ok(RecordWriter { file: std::io::BufWriter::new(file), path: path.to_path_buf() })
+    }
+
     pub fn write(&mut self, record: &GameRecord) -> anyhow::Result<()> {
         use anyhow::Context;
         let line = serde_json::to_string(record).context("record to JSON")?;

@@ -52,6 +52,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         total_nodes += r.nodes;
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("bench nodes {} nps {} ms {}", total_nodes, (total_nodes as f64 / secs.max(1e-9)) as u64, (secs * 1e3).round() as u64);
+    println!(
+        "bench nodes {} nps {} ms {}",
+        total_nodes,
+        (total_nodes as f64 / secs.max(1e-9)) as u64,
+        (secs * 1e3).round() as u64
+    );
     Ok(())
 }

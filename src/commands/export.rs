@@ -16,7 +16,8 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     };
     match &args.output {
         Some(path) => {
-            crate::fsutil::write_atomic(path, text.as_bytes()).with_context(|| format!("{}: cannot write", path.display()))?;
+            crate::fsutil::write_atomic(path, text.as_bytes())
+                .with_context(|| format!("{}: cannot write", path.display()))?;
             eprintln!("wrote {}", path.display());
         }
         None => print!("{text}"),

@@ -18,7 +18,11 @@ use crate::search::SearchKind;
 
 /// Players A and B: the shared engine options with each side's overrides.
 pub fn players(a: &str, b: &str, engine: &EngineArgs, sides: &SideArgs, rules: Rules) -> Result<(Player, Player)> {
-    let side = |search: Option<SearchKind>, eval: Option<EvalKind>, depth: Option<u32>, nodes: Option<u64>, time_ms: Option<u64>| {
+    let side = |search: Option<SearchKind>,
+                eval: Option<EvalKind>,
+                depth: Option<u32>,
+                nodes: Option<u64>,
+                time_ms: Option<u64>| {
         let mut e = engine.clone();
         if let Some(s) = search {
             e.search = s;
@@ -75,7 +79,9 @@ impl Outputs {
             w.write(g)?;
         }
         if let Some((w, p)) = &mut self.sgf {
-            writeln!(w, "{}", g.to_sgf()).and_then(|_| w.flush()).with_context(|| format!("{}: write failed", p.display()))?;
+            writeln!(w, "{}", g.to_sgf())
+                .and_then(|_| w.flush())
+                .with_context(|| format!("{}: write failed", p.display()))?;
         }
         Ok(())
     }
@@ -135,7 +141,8 @@ pub fn run_match_command(args: &MatchArgs) -> Result<()> {
     let (a, b) = players(&args.a, &args.b, &args.engine, &args.sides, rules)?;
     let sprt = args.sprt.as_deref().map(|s| parse_sprt(s, args.alpha, args.beta)).transpose()?;
     let mut outputs = Outputs::new(args.records.as_deref(), args.sgf.as_deref())?;
-    let report = play(&a, &b, args.pairs as usize, &args.openings, args.threads, args.seed, sprt, &mut outputs, sprt.is_some())?;
+    let report =
+        play(&a, &b, args.pairs as usize, &args.openings, args.threads, args.seed, sprt, &mut outputs, sprt.is_some())?;
     print!("{}", report.summary(sprt.as_ref()));
     println!("time {:.1}s", report.elapsed.as_secs_f64());
     Ok(())

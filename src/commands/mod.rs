@@ -3,9 +3,11 @@
 
 pub mod bench;
 pub mod bestmove;
+pub mod evolve;
 pub mod export;
 pub mod matches;
 pub mod openings;
+pub mod play;
 pub mod plot;
 
 use anyhow::{Context, Result};

@@ -14,7 +14,8 @@ pub fn run(args: &OpeningsArgs) -> Result<()> {
         eprintln!("only {} distinct balanced openings found", suite.len());
     }
     match &args.output {
-        Some(p) => crate::fsutil::write_atomic(p, suite.to_text().as_bytes()).with_context(|| format!("{}: cannot write", p.display()))?,
+        Some(p) => crate::fsutil::write_atomic(p, suite.to_text().as_bytes())
+            .with_context(|| format!("{}: cannot write", p.display()))?,
         None => print!("{}", suite.to_text()),
     }
     Ok(())

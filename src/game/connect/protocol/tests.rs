@@ -266,7 +266,7 @@ fn full_games_as_white_and_black() {
 #[test]
 fn long_games_against_another_engine_stay_legal() {
     for (colour, weights) in [(Colour::White, "random:5"), (Colour::Black, "random:6")] {
-        let (w, _) = crate::player::load_weights(weights, EvalKind::Roads, C6).expect("built-in weights");
+        let (w, _, _) = crate::player::load_weights(weights, Some(EvalKind::Roads), C6).expect("built-in weights");
         let other = Engine::new(EngineConfig { tt_mib: 1, ..EngineConfig::default() }, &w);
         let (input, output, mirror) = play_game(colour, Opponent::Engine(Box::new(other)));
         assert!(mirror.stone_count() > 12, "a real fight:\n{}", mirror.diagram());

@@ -1,0 +1,451 @@
+//! The configuration of a GA run: one TOML file, every key documented in `configs/*.toml`
+//! and validated on load. Unknown keys and bad values are errors that name the file, the key
+//! and what is allowed.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::arena::game::GameSettings;
+use crate::arena::openings::OpeningConfig;
+use crate::game::connect::eval::EvalKind;
+use crate::game::connect::movegen::MoveGenConfig;
+use crate::search::{EngineConfig, Limits, SearchKind};
+
+/// The built-in default config (`configs/quick.toml`): minutes on 2 cores.
+pub const QUICK_TOML: &str = include_str!("../../configs/quick.toml");
+
+/// A whole run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvolveConfig {
+    /// The run's name: its folders are populations/<name> and results/<name>.
+    pub name: String,
+    /// The one seed every random choice of the run derives from.
+    pub seed: u64,
+    /// Generations to run.
+    pub generations: u32,
+    /// Individuals (m).
+    pub population: usize,
+    /// Groups (n): each plays a round robin, each group's best survives.
+    pub groups: usize,
+    /// Game pairs per pairing inside a group (each pair: one opening, colours swapped).
+    #[serde(default = "one")]
+    pub pairs: usize,
+    /// The evaluation whose weights are tuned: roads or patterns.
+    pub eval: EvalKind,
+    #[serde(default)]
+    pub init: InitConfig,
+    #[serde(default)]
+    pub mutation: MutationConfig,
+    #[serde(default)]
+    pub rates: RatesConfig,
+    #[serde(default)]
+    pub engine: EngineSection,
+    #[serde(default)]
+    pub games: GameSettings,
+    #[serde(default)]
+    pub openings: OpeningsSection,
+    #[serde(default)]
+    pub hall_of_fame: HallOfFameConfig,
+    #[serde(default)]
+    pub output: OutputConfig,
+}
+
+fn one() -> usize {
+    1
+}
+
+/// How the first generation is made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct InitConfig {
+    /// `random` (uniform within every weight's bounds), `defaults` (the hand-set table plus
+    /// noise) or `files` (the tables listed in `files`, then noisy copies of them).
+    pub mode: InitMode,
+    /// Standard deviation of the noise, as a share of each weight's range.
+    pub noise: f64,
+    /// Weight files (or folders of them) for `mode = "files"`.
+    pub files: Vec<PathBuf>,
+}
+
+impl Default for InitConfig {
+    fn default() -> Self {
+        InitConfig { mode: InitMode::Random, noise: 0.1, files: Vec::new() }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InitMode {
+    Random,
+    Defaults,
+    Files,
+}
+
+/// How genes mutate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MutationConfig {
+    /// `gaussian` (add N(0, sigma * step), bounded), `step` (add a uniform integer in
+    /// [-step, step]), `reset` (a new uniform value), or `bitflip` (the paper's: flip each bit
+    /// of the gene's binary code with probability Pm).
+    pub kind: MutationKind,
+    /// Scale of the Gaussian / step size relative to each weight's schema step (a twentieth
+    /// of its range).
+    pub sigma: f64,
+}
+
+impl Default for MutationConfig {
+    fn default() -> Self {
+        MutationConfig { kind: MutationKind::Gaussian, sigma: 1.0 }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MutationKind {
+    Gaussian,
+    Step,
+    Reset,
+    Bitflip,
+}
+
+/// Crossover and mutation probabilities.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RatesConfig {
+    /// `improved` (Li Guo 2007 as intended), `printed` (Li Guo 2007 as printed, (fmax - f) in
+    /// the Pm numerator), `srinivas` (Srinivas & Patnaik 1994) or `fixed` (pc, pm).
+    pub mode: RatesMode,
+    pub pc1: f64,
+    pub pc2: f64,
+    pub pm1: f64,
+    pub pm2: f64,
+    /// Srinivas & Patnaik constants: Pc = k1 (fmax - f')/(fmax - favg) at or above average,
+    /// k3 below; Pm = k2 (fmax - f)/(fmax - favg), k4 below.
+    pub k1: f64,
+    pub k2: f64,
+    pub k3: f64,
+    pub k4: f64,
+    /// Fixed rates.
+    pub pc: f64,
+    pub pm: f64,
+}
+
+impl Default for RatesConfig {
+    fn default() -> Self {
+        RatesConfig {
+            mode: RatesMode::Improved,
+            pc1: 0.9,
+            pc2: 0.6,
+            pm1: 0.1,
+            pm2: 0.001,
+            k1: 1.0,
+            k2: 0.5,
+            k3: 1.0,
+            k4: 0.5,
+            pc: 0.8,
+            pm: 0.05,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RatesMode {
+    Improved,
+    Printed,
+    Srinivas,
+    Fixed,
+}
+
+/// The engine every individual plays with (only the weights differ).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EngineSection {
+    pub search: SearchKind,
+    /// Search limits per move; at least one. `time_ms` makes games depend on the machine's
+    /// load, so a run with it is not reproducible.
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub time_ms: Option<u64>,
+    /// Transposition table per engine (two engines per game, one game per thread).
+    pub tt_mib: usize,
+    /// Move generator widths.
+    pub singles: usize,
+    pub seconds: usize,
+    pub width: usize,
+}
+
+impl Default for EngineSection {
+    fn default() -> Self {
+        let g = MoveGenConfig::default();
+        EngineSection {
+            search: SearchKind::Pvs,
+            depth: Some(2),
+            nodes: None,
+            time_ms: None,
+            tt_mib: 4,
+            singles: g.singles,
+            seconds: g.seconds,
+            width: g.width,
+        }
+    }
+}
+
+impl EngineSection {
+    pub fn engine_config(&self, eval: EvalKind) -> EngineConfig {
+        EngineConfig {
+            search: self.search,
+            eval,
+            movegen: MoveGenConfig { singles: self.singles, seconds: self.seconds, width: self.width },
+            tt_mib: self.tt_mib,
+            ..EngineConfig::default()
+        }
+    }
+
+    pub fn limits(&self) -> Limits {
+        Limits { depth: self.depth, nodes: self.nodes, time_ms: self.time_ms }
+    }
+}
+
+/// The opening suite of the run: generated from the run's seed, or read from a file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OpeningsSection {
+    /// An opening suite file; when absent the suite is generated.
+    pub file: Option<PathBuf>,
+    pub count: usize,
+    pub turns: usize,
+    pub radius: usize,
+    pub balance: i32,
+}
+
+impl Default for OpeningsSection {
+    fn default() -> Self {
+        let o = OpeningConfig::default();
+        OpeningsSection { file: None, count: o.count, turns: o.turns, radius: o.radius, balance: o.balance }
+    }
+}
+
+impl OpeningsSection {
+    pub fn generator(&self) -> OpeningConfig {
+        OpeningConfig { count: self.count, turns: self.turns, radius: self.radius, balance: self.balance }
+    }
+}
+
+/// Earlier generations' champions as fixed opponents.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HallOfFameConfig {
+    /// Each individual also plays the most recent `opponents` distinct champions (0: off).
+    /// Group fitness is relative; fixed opponents anchor it across generations.
+    pub opponents: usize,
+    /// Game pairs against each of them.
+    pub pairs: usize,
+}
+
+impl Default for HallOfFameConfig {
+    fn default() -> Self {
+        HallOfFameConfig { opponents: 0, pairs: 1 }
+    }
+}
+
+/// What the run writes besides the champion and history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OutputConfig {
+    /// Checkpoints kept: the last `keep_last`, plus every `keep_every`-th generation.
+    pub keep_last: usize,
+    pub keep_every: u32,
+    /// Write every fitness game to results/<run>/games.jsonl.
+    pub records: bool,
+    /// Draw the fitness plot at the end of the run.
+    pub plot: bool,
+}
+
+impl Default for OutputConfig {
+    fn default() -> Self {
+        OutputConfig { keep_last: 3, keep_every: 50, records: false, plot: true }
+    }
+}
+
+impl EvolveConfig {
+    /// Parses and validates a config; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<EvolveConfig> {
+        let config: EvolveConfig =
+            toml::from_str(text).map_err(|e| anyhow::anyhow!("{file}: {}", e.to_string().trim_end()))?;
+        config.validate().with_context(|| format!("{file}: invalid config"))?;
+        Ok(config)
+    }
+
+    pub fn load(path: &Path) -> Result<EvolveConfig> {
+        let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
+        Self::parse(&text, &path.display().to_string())
+    }
+
+    /// The built-in quick config.
+    pub fn quick() -> EvolveConfig {
+        Self::parse(QUICK_TOML, "configs/quick.toml (built in)").expect("the built-in config is valid")
+    }
+
+    /// The config as TOML (stored in checkpoints; hashed for `[meta] config_hash`).
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a config serialises")
+    }
+
+    /// A stable hash of the config's content.
+    pub fn hash(&self) -> String {
+        format!("{:016x}", crate::fsutil::fnv1a64(self.to_toml().as_bytes()))
+    }
+
+    /// Checks every value the types do not.
+    pub fn validate(&self) -> Result<()> {
+        let name_ok = !self.name.is_empty()
+            && self.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            && !self.name.starts_with('.');
+        if !name_ok {
+            bail!("name = {:?}: use letters, digits, '-', '_' and '.' (it names folders)", self.name);
+        }
+        if self.generations == 0 {
+            bail!("generations = 0: must be at least 1");
+        }
+        if self.groups == 0 {
+            bail!("groups = 0: must be at least 1");
+        }
+        if self.population < 2 * self.groups {
+            bail!(
+                "population = {}: must be at least 2 * groups = {} (every group needs two players)",
+                self.population,
+                2 * self.groups
+            );
+        }
+        if self.population == self.groups {
+            bail!("population = groups: no room for children");
+        }
+        if self.pairs == 0 {
+            bail!("pairs = 0: must be at least 1");
+        }
+        if self.eval == EvalKind::RoadsGlobal {
+            bail!("eval = \"roads-global\": tune \"roads\" (the same weights, scanned faster) or \"patterns\"");
+        }
+        let r = &self.rates;
+        for (key, v) in [("pc1", r.pc1), ("pc2", r.pc2), ("pm1", r.pm1), ("pm2", r.pm2), ("pc", r.pc), ("pm", r.pm)] {
+            if !(0.0..=1.0).contains(&v) {
+                bail!("[rates] {key} = {v}: a probability, between 0 and 1");
+            }
+        }
+        for (key, v) in [("k1", r.k1), ("k2", r.k2), ("k3", r.k3), ("k4", r.k4)] {
+            if !(0.0..=1.0).contains(&v) {
+                bail!("[rates] {key} = {v}: between 0 and 1");
+            }
+        }
+        if r.pc1 < r.pc2 || r.pm1 < r.pm2 {
+            bail!("[rates] pc1 >= pc2 and pm1 >= pm2 are required (the rate falls from the first to the second as fitness rises)");
+        }
+        if !(self.init.noise >= 0.0 && self.init.noise <= 1.0) {
+            bail!("[init] noise = {}: a share of each weight's range, between 0 and 1", self.init.noise);
+        }
+        if self.init.mode == InitMode::Files && self.init.files.is_empty() {
+            bail!("[init] mode = \"files\" needs files = [\"a.toml\", ...]");
+        }
+        if !(self.mutation.sigma > 0.0 && self.mutation.sigma <= 100.0) {
+            bail!("[mutation] sigma = {}: must be in (0, 100]", self.mutation.sigma);
+        }
+        let e = &self.engine;
+        if e.depth.is_none() && e.nodes.is_none() && e.time_ms.is_none() {
+            bail!("[engine]: give at least one of depth, nodes, time_ms");
+        }
+        if e.depth == Some(0) || e.nodes == Some(0) || e.time_ms == Some(0) {
+            bail!("[engine]: depth, nodes and time_ms must be at least 1");
+        }
+        if e.tt_mib == 0 || e.tt_mib > 4096 {
+            bail!("[engine] tt_mib = {}: between 1 and 4096", e.tt_mib);
+        }
+        if e.singles == 0 || e.seconds == 0 || e.width == 0 {
+            bail!("[engine] singles, seconds and width must be at least 1");
+        }
+        if self.openings.file.is_none() && (self.openings.count == 0 || self.openings.turns == 0) {
+            bail!("[openings] count and turns must be at least 1");
+        }
+        if self.hall_of_fame.opponents > 0 && self.hall_of_fame.pairs == 0 {
+            bail!("[hall_of_fame] pairs = 0: must be at least 1 when opponents > 0");
+        }
+        if self.output.keep_last == 0 {
+            bail!("[output] keep_last = 0: keep at least the last checkpoint");
+        }
+        Ok(())
+    }
+
+    /// Games of one generation: round robins in the groups, plus hall-of-fame games.
+    pub fn games_per_generation(&self, hall_of_fame: usize) -> usize {
+        let m = self.population;
+        let n = self.groups;
+        let (small, big) = (m / n, m / n + 1);
+        let bigs = m % n;
+        let pairings = (n - bigs) * small * (small - 1) / 2 + bigs * big * (big - 1) / 2;
+        2 * self.pairs * pairings + 2 * self.hall_of_fame.pairs * m * hall_of_fame.min(self.hall_of_fame.opponents)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_configs_are_valid() {
+        let quick = EvolveConfig::quick();
+        assert_eq!(quick.name, "quick");
+        for f in ["configs/quick.toml", "configs/li2007.toml", "configs/overnight.toml"] {
+            EvolveConfig::load(Path::new(f)).unwrap_or_else(|e| panic!("{e:#}"));
+        }
+        let li = EvolveConfig::load(Path::new("configs/li2007.toml")).unwrap();
+        assert_eq!((li.population, li.groups, li.generations), (20, 5, 300));
+        assert_eq!((li.rates.pc1, li.rates.pc2, li.rates.pm1, li.rates.pm2), (0.9, 0.6, 0.1, 0.001));
+        // The paper's count: 5 groups of 4 play 30 pairings.
+        assert_eq!(li.games_per_generation(0), 2 * li.pairs * 30);
+    }
+
+    fn err(edit: &str) -> String {
+        let text = format!("{QUICK_TOML}\n{edit}\n");
+        format!("{:#}", EvolveConfig::parse(&text, "c.toml").unwrap_err())
+    }
+
+    #[test]
+    fn bad_configs_name_the_key() {
+        let e =
+            format!("{:#}", EvolveConfig::parse(&QUICK_TOML.replace("population", "populaton"), "c.toml").unwrap_err());
+        assert!(e.contains("c.toml") && e.contains("populaton"), "{e}");
+        let e = format!(
+            "{:#}",
+            EvolveConfig::parse(&QUICK_TOML.replace("eval = \"roads\"", "eval = \"magic\""), "c.toml").unwrap_err()
+        );
+        assert!(e.contains("magic") && e.contains("roads") && e.contains("patterns"), "{e}");
+        let e = format!(
+            "{:#}",
+            EvolveConfig::parse(&QUICK_TOML.replace("pairs = 1  ", "pairs = 0  "), "c.toml").unwrap_err()
+        );
+        assert!(e.contains("[hall_of_fame] pairs = 0"), "{e}");
+        let e = err("[extra]\nx = 1");
+        assert!(e.contains("extra"), "{e}");
+        let e = format!(
+            "{:#}",
+            EvolveConfig::parse(&QUICK_TOML.replace("generations = ", "generations = 0 #"), "c.toml").unwrap_err()
+        );
+        assert!(e.contains("generations = 0"), "{e}");
+    }
+
+    #[test]
+    fn games_per_generation_handles_uneven_groups() {
+        let mut c = EvolveConfig::quick();
+        c.population = 10;
+        c.groups = 3; // groups of 4, 3, 3: 6 + 3 + 3 pairings
+        c.pairs = 1;
+        assert_eq!(c.games_per_generation(0), 24);
+        c.hall_of_fame.opponents = 2;
+        assert_eq!(c.games_per_generation(5), 24 + 2 * 10 * 2);
+        assert_eq!(c.games_per_generation(1), 24 + 2 * 10);
+    }
+}

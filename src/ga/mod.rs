@@ -1,0 +1,11 @@
+//! The genetic algorithm. It never knows which game it tunes: it sees a weight schema (names,
+//! bounds, defaults) and a [`Referee`](crate::arena::game::Referee) that plays two weight
+//! tables against each other.
+
+pub mod adaptive;
+pub mod checkpoint;
+pub mod config;
+pub mod evolve;
+pub mod operators;
+pub mod population;
+pub mod selection;
