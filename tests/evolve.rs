@@ -1,0 +1,139 @@
+//! `evotune evolve` end to end: a tiny real run, resume after a kill equals an uninterrupted
+//! run, the thread count does not change the champion, a corrupt checkpoint is refused.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_evotune");
+
+/// A small real run: 8 individuals in 2 groups, depth 1, a handful of generations.
+fn tiny_config(dir: &Path, generations: u32) -> PathBuf {
+    let text = std::fs::read_to_string("configs/quick.toml")
+        .unwrap()
+        .replace("name = \"quick\"", "name = \"tiny\"")
+        .replace("generations = 30", &format!("generations = {generations}"))
+        .replace("population = 12", "population = 8")
+        .replace("groups = 3", "groups = 2")
+        .replace("pairs = 2 ", "pairs = 1 ")
+        .replace("depth = 2 ", "depth = 1 ")
+        .replace("keep_every = 10", "keep_every = 2")
+        .replace("plot = true", "plot = false");
+    let path = dir.join("tiny.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn evotune(args: &[&str]) -> Output {
+    let out = Command::new(BIN).args(args).output().expect("run evotune");
+    if !out.status.success() {
+        panic!("evotune {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    }
+    out
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The champion's weights and the history without wall times: what a run's result is.
+fn result_of(out: &Path, run: &str) -> (String, String) {
+    let champion = std::fs::read_to_string(out.join("results").join(run).join("champion.toml")).unwrap();
+    let weights = champion.split("[weights]").nth(1).unwrap().to_string();
+    let history = std::fs::read_to_string(out.join("results").join(run).join("history.csv")).unwrap();
+    let history: Vec<String> =
+        history.lines().map(|l| l.rsplit_once(',').map(|(a, _)| a.to_string()).unwrap_or_default()).collect();
+    (weights, history.join("\n"))
+}
+
+#[test]
+fn tiny_run_writes_everything_and_threads_do_not_matter() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = tiny_config(dir.path(), 3);
+    let one = dir.path().join("one");
+    let two = dir.path().join("two");
+    let out1 = evotune(&["evolve", "--config", s(&config), "--out", s(&one), "--threads", "1", "--log"]);
+    evotune(&["evolve", "--config", s(&config), "--out", s(&two), "--threads", "2", "--log"]);
+    let stdout = String::from_utf8_lossy(&out1.stdout);
+    assert!(stdout.contains("champion ") && stdout.contains("champion.toml"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out1.stderr);
+    assert!(stderr.contains("games per generation"), "the cost is printed first: {stderr}");
+    let results = one.join("results/tiny");
+    for f in ["champion.toml", "history.csv", "champions/gen-0001.toml", "champions/gen-0003.toml"] {
+        assert!(results.join(f).exists(), "{f} missing");
+    }
+    assert!(one.join("populations/tiny/gen-0003.json").exists());
+    assert_eq!(result_of(&one, "tiny"), result_of(&two, "tiny"), "1 and 2 threads give different runs");
+    // The champion loads where weight files are expected.
+    let champion = results.join("champion.toml");
+    let out = evotune(&["bestmove", "--moves", "j10 k11k9", "--weights", s(&champion), "--depth", "1"]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("bestmove "));
+    let out = evotune(&["export", "--weights", s(&champion), "--format", "c"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("static const int evotune_connect6_roads_weights"));
+    // A second run of the same config does not overwrite the first.
+    let out = evotune(&["evolve", "--config", s(&config), "--out", s(&one), "--generations", "1", "--log"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tiny-2"));
+    assert!(one.join("results/tiny-2/champion.toml").exists());
+}
+
+#[test]
+fn killed_and_resumed_run_equals_an_uninterrupted_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let generations = 8;
+    let config = tiny_config(dir.path(), generations);
+    let whole = dir.path().join("whole");
+    let cut = dir.path().join("cut");
+    evotune(&["evolve", "--config", s(&config), "--out", s(&whole), "--log"]);
+
+    // Kill the second run mid-way (after some checkpoint, usually inside a generation).
+    let mut child = Command::new(BIN)
+        .args(["evolve", "--config", s(&config), "--out", s(&cut), "--log", "--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let checkpoint = cut.join("populations/tiny/gen-0002.json");
+    let start = Instant::now();
+    while !checkpoint.exists() && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(checkpoint.exists(), "no checkpoint was written");
+    let finished = cut.join("results/tiny/champions").join(format!("gen-{generations:04}.toml"));
+    assert!(!finished.exists(), "the run finished before it could be killed; make the test run longer");
+
+    evotune(&["evolve", "--resume", s(&cut.join("populations/tiny")), "--log"]);
+    assert_eq!(result_of(&whole, "tiny"), result_of(&cut, "tiny"));
+}
+
+#[test]
+fn corrupt_checkpoint_is_refused_not_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = tiny_config(dir.path(), 2);
+    let out = dir.path().join("o");
+    evotune(&["evolve", "--config", s(&config), "--out", s(&out), "--log"]);
+    let last = out.join("populations/tiny/gen-0002.json");
+    let bytes = std::fs::read(&last).unwrap();
+    std::fs::write(&last, &bytes[..bytes.len() - 30]).unwrap();
+    let run = Command::new(BIN)
+        .args(["evolve", "--resume", s(&out.join("populations/tiny")), "--generations", "3", "--log"])
+        .output()
+        .unwrap();
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("gen-0002.json") && (err.contains("truncated") || err.contains("corrupt")), "{err}");
+    assert_eq!(std::fs::read(&last).unwrap(), &bytes[..bytes.len() - 30], "the bad file was touched");
+    assert!(!out.join("populations/tiny/gen-0003.json").exists());
+}
+
+#[test]
+fn bad_config_names_file_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
+    std::fs::write(&path, std::fs::read_to_string("configs/quick.toml").unwrap().replace("groups = 3", "grups = 3")).unwrap();
+    let run = Command::new(BIN).args(["evolve", "--config", s(&path), "--out", s(dir.path())]).output().unwrap();
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("bad.toml") && err.contains("grups"), "{err}");
+}
