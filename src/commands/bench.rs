@@ -12,17 +12,19 @@ use crate::game::connect::Rules;
 use crate::search::{Engine, EngineConfig, Limits};
 
 /// Middle-game positions searched by `bench` (record notation from the empty board), taken
-/// from self-play games of the default weights at depth 3 from generated openings: quiet
-/// positions with no threat road on the board, White and Black to move.
+/// from self-play games of the default weights at depth 3 from generated openings (turns 6 to
+/// 10): no threat road on the board and no forced win within a depth-4 search, so that the
+/// bench measures the main search rather than the threat-space search; White and Black to
+/// move.
 pub const BENCH_POSITIONS: &[&str] = &[
-    "j10 k11k9 l10h10 j12j8",
-    "j10 k10k9 j9j11 l12i8 h10l10",
-    "j10 i11k11 k9i9 j12h12 l10l8 m11g11",
-    "j10 j11k11 i9k9 l10h10 m11l12 g11i12 h12n12",
-    "j10 k11i9 h10k10 j9j12 l9k8 l12m13 h11g12 i10h8",
-    "g7 h8h6 f6i9 j10e5 g9g6 f8h9 f7i7 e7h7",
-    "k10 k11j11 l10m10 l12j10 i10j9 n9m9 l9l8 k12m12",
-    "j10 k9i9 j8j9 k11h8 i10h11 k10l10 g10h10 k8k12 l11l12",
+    "h10 m8l8 m12i13 k8n8 i8o8 l7l9",
+    "k10 i8j8 j7l13 k8n8 l8l10 h8i9 g8l9",
+    "h11 j11j12 k11m9 j9j14 j10l12 j13m13 l13j15 k14l14",
+    "m7 j10k11 j13j8 h8m13 k7i9 h10l12 l6n14 n4l10 l7n7",
+    "l11 g12h11 i12h10 l7i10 j9k10 f11f13",
+    "i11 g13g12 l10k7 g8g11 g10i10 h13g14 k10g15",
+    "h9 h10i11 m13l8 g9l14 k13l13 f8g11 e7j13 i13n13",
+    "h10 i8i9 m7j9 i6i7 i5i10 j8k8 g10j10 f10l10 l8k9",
 ];
 
 pub fn run(args: &BenchArgs) -> Result<()> {

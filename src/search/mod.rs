@@ -21,6 +21,7 @@ pub mod alphabeta;
 pub mod mcts;
 pub mod pvs;
 pub mod tt;
+pub mod vcdt;
 
 use std::time::{Duration, Instant};
 
@@ -126,6 +127,11 @@ pub struct EngineConfig {
     pub tt_mib: usize,
     /// UCT exploration constant.
     pub uct_c: f64,
+    /// Threat-space search at the root: attacking moves of the longest forced win by
+    /// continuous double threats looked for before the main search (0: off).
+    pub vcdt_depth: u32,
+    /// Positions the threat-space search may visit per move.
+    pub vcdt_nodes: u64,
 }
 
 impl Default for EngineConfig {
@@ -136,6 +142,8 @@ impl Default for EngineConfig {
             movegen: MoveGenConfig::default(),
             tt_mib: 16,
             uct_c: 0.7,
+            vcdt_depth: 4,
+            vcdt_nodes: 4_000,
         }
     }
 }
@@ -188,6 +196,10 @@ pub struct Engine {
     stopped: bool,
     /// The random stream of MCTS playouts, reset at every new game.
     rng_seed: u64,
+    /// Generated moves before they join a node's list.
+    gen_scratch: Vec<Move>,
+    /// Attack lists of the threat-space search, by ply.
+    vcdt_scratch: Vec<Vec<(usize, Move)>>,
 }
 
 impl Engine {
@@ -208,6 +220,8 @@ impl Engine {
             deadline: None,
             stopped: false,
             rng_seed: 0,
+            gen_scratch: Vec::new(),
+            vcdt_scratch: vec![Vec::new(); 32],
             config,
         }
     }

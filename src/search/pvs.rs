@@ -75,6 +75,18 @@ impl Engine {
             Situation::Full => return result,
             Situation::Defend | Situation::Quiet => {}
         }
+        if situation == Situation::Quiet && self.config.vcdt_depth > 0 {
+            if let Some((m, attacks)) = self.vcdt(board, self.config.vcdt_depth, self.config.vcdt_nodes) {
+                // A proof: the win needs `attacks` of our turns, the last one completing six.
+                result.best = m;
+                result.score = MATE - (2 * attacks as i32 + 1);
+                result.pv = vec![m];
+                return result;
+            }
+            if self.stopped {
+                return result;
+            }
+        }
         if root_moves.len() == 1 && limits.depth.is_none() {
             // One legal answer: no need to think (only with a clock; fixed-depth searches
             // stay comparable).
@@ -171,14 +183,38 @@ impl Engine {
                 }
             }
         }
-        let mut moves = std::mem::take(&mut self.stack[ply]);
-        self.generate(board, depth, &mut moves);
-        self.order(&mut moves, tt_move);
         let alpha_orig = alpha;
         let mut best_score = -MATE;
         let mut best = Move::NONE;
         let child_depth = depth - 1;
-        for (i, &m) in moves.iter().enumerate() {
+        let mut moves = std::mem::take(&mut self.stack[ply]);
+        moves.clear();
+        // The table's move is searched before any generation: when it cuts off, as it does at
+        // most nodes of a well-ordered search, the generator is never called.
+        let tt_usable = !tt_move.is_none()
+            && tt_move.stones().len() == board.turn_size().min(board.rules().cells() - board.stone_count())
+            && tt_move.stones().iter().all(|&c| board.is_empty_cell(c));
+        if tt_usable {
+            moves.push(tt_move);
+        }
+        let mut generated = false;
+        let mut i = 0;
+        loop {
+            if i == moves.len() {
+                if generated {
+                    break;
+                }
+                generated = true;
+                let mut rest = std::mem::take(&mut self.gen_scratch);
+                self.generate(board, depth, &mut rest);
+                self.order(&mut rest);
+                moves.extend(rest.iter().copied().filter(|&m| !(tt_usable && m == tt_move)));
+                self.gen_scratch = rest;
+                if i == moves.len() {
+                    break;
+                }
+            }
+            let m = moves[i];
             let placed = make_move(board, m);
             let score = if i == 0 {
                 -self.pvs::<N>(board, child_depth, -beta, -alpha, ply + 1)
@@ -191,6 +227,7 @@ impl Engine {
                 }
             };
             unmake_move(board, placed);
+            i += 1;
             if self.stopped {
                 self.stack[ply] = moves;
                 return 0;
@@ -222,15 +259,10 @@ impl Engine {
         best_score
     }
 
-    /// Puts the table's move first, then sorts by history; ties keep the generator's order.
-    fn order(&self, moves: &mut [Move], tt_move: Move) {
+    /// Sorts by history (stable: ties keep the generator's order).
+    fn order(&self, moves: &mut [Move]) {
         let key = |m: &Move| -> u32 { m.stones().iter().map(|&c| self.history[c as usize]).sum() };
         moves.sort_by_key(|m| std::cmp::Reverse(key(m)));
-        if !tt_move.is_none() {
-            if let Some(i) = moves.iter().position(|&m| m == tt_move) {
-                moves[..=i].rotate_right(1);
-            }
-        }
     }
 
     /// Follows table moves from the root to show the expected line.
