@@ -41,8 +41,14 @@ fn result_of(out: &Path, run: &str) -> (String, String) {
     let champion = std::fs::read_to_string(out.join("results").join(run).join("champion.toml")).unwrap();
     let weights = champion.split("[weights]").nth(1).unwrap().to_string();
     let history = std::fs::read_to_string(out.join("results").join(run).join("history.csv")).unwrap();
-    let history: Vec<String> =
-        history.lines().map(|l| l.rsplit_once(',').map(|(a, _)| a.to_string()).unwrap_or_default()).collect();
+    // Every column but the last two (wall times).
+    let history: Vec<String> = history
+        .lines()
+        .map(|l| {
+            let cols: Vec<&str> = l.split(',').collect();
+            cols[..cols.len() - 2].join(",")
+        })
+        .collect();
     (weights, history.join("\n"))
 }
 

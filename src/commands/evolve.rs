@@ -254,7 +254,7 @@ pub fn run_loop(
             let done = state.generation.saturating_sub(config.generations - remaining);
             let eta = elapsed / f64::from(done.max(1)) * f64::from(config.generations - state.generation);
             progress.println(&format!(
-                "gen {}/{}: fmax {} favg {:.2} fmin {} champion #{} Pc {:.3} Pm {:.4} diversity {:.3}; {} games in {:.1}s ({:.1}/s), run ETA {}",
+                "gen {}/{}: fmax {} favg {:.2} fmin {} champion #{} Pc {:.3} Pm {:.4} diversity {:.3}; {} games in {:.1}s ({:.1}/s, {:.1}% of the time outside games), run ETA {}",
                 row.generation,
                 config.generations,
                 row.fmax,
@@ -267,6 +267,7 @@ pub fn run_loop(
                 row.games,
                 row.wall_s,
                 row.games as f64 / row.wall_s.max(1e-9),
+                100.0 * (1.0 - row.games_wall_s / row.wall_s.max(1e-9)),
                 format_duration(std::time::Duration::from_secs_f64(eta))
             ));
         }

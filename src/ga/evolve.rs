@@ -196,7 +196,9 @@ impl<'a> Evolver<'a> {
                 seed: derive_seed(&[seed, g, GAMES, k as u64]),
             })
             .collect();
+        let games_start = Instant::now();
         let records = play_games(self.referee, &jobs, progress);
+        let games_wall_s = games_start.elapsed().as_secs_f64();
 
         // Fitness: +1 win, -1 loss, 0 draw, over this generation's games only.
         let mut fitness = vec![0.0; m];
@@ -282,6 +284,7 @@ impl<'a> Evolver<'a> {
             white_wins,
             draws,
             wall_s: start.elapsed().as_secs_f64(),
+            games_wall_s,
         };
         state.hall_of_fame.push(HallEntry {
             generation,
@@ -429,7 +432,7 @@ pub(crate) mod tests {
         let on = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let mut state = pool.install(|| run(&config, &suite, &referee, 6).0);
-            state.history.iter_mut().for_each(|r| r.wall_s = 0.0);
+            state.history.iter_mut().for_each(|r| (r.wall_s, r.games_wall_s) = (0.0, 0.0));
             state
         };
         assert_eq!(on(1), on(3));

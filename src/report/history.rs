@@ -26,8 +26,11 @@ pub struct HistoryRow {
     pub black_wins: u64,
     pub white_wins: u64,
     pub draws: u64,
-    /// Wall-clock seconds of the generation.
+    /// Wall-clock seconds of the generation, and of its games alone (the rest is scheduling,
+    /// breeding and bookkeeping).
     pub wall_s: f64,
+    #[serde(default)]
+    pub games_wall_s: f64,
 }
 
 /// Writes every row as CSV with a header.
@@ -71,6 +74,7 @@ mod tests {
             white_wins: 28,
             draws: 2,
             wall_s: 12.5,
+            games_wall_s: 12.0,
         };
         let text = to_csv(&[row.clone(), row.clone()]).unwrap();
         assert!(text.starts_with("generation,fmax,favg,fmin,champion,pc_mean,pm_mean,diversity,games,"));

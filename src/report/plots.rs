@@ -606,6 +606,7 @@ mod tests {
             white_wins: 170,
             draws: 10,
             wall_s: 60.0,
+            games_wall_s: 55.0,
         }
     }
 

@@ -13,6 +13,9 @@ use super::{make_move, unmake_move, Engine, Limits, SearchKind, SearchResult, MA
 use crate::game::connect::movegen::{Move, Situation};
 use crate::game::connect::Board;
 
+/// Root moves checked against the opponent's threat-space search, best first.
+const SAFETY_MOVES: usize = 6;
+
 /// Node kinds as types (PV nodes may re-search; non-PV nodes use the table's cut-offs).
 pub(crate) trait NodeKind {
     const PV: bool;
@@ -107,8 +110,31 @@ impl Engine {
                 break;
             }
         }
+        if self.config.vcdt_depth > 0 && result.score.abs() <= MATE_BOUND && !self.stopped {
+            result.best = self.safe_root_move(board, result.best, &root_moves);
+        }
         result.pv = self.principal_variation(board, result.best);
         result
+    }
+
+    /// The first of the best root moves after which the opponent has no forced win by
+    /// continuous double threats: the main search sees only the threats inside its horizon,
+    /// the threat-space search sees the long ones. If every candidate loses, the search's
+    /// choice stands.
+    fn safe_root_move(&mut self, board: &mut Board, best: Move, moves: &[Move]) -> Move {
+        let candidates = std::iter::once(best).chain(moves.iter().copied().filter(|&m| m != best));
+        for m in candidates.take(SAFETY_MOVES) {
+            let placed = make_move(board, m);
+            let refuted = self.vcdt(board, self.config.vcdt_depth, self.config.vcdt_nodes).is_some();
+            unmake_move(board, placed);
+            if self.stopped {
+                break;
+            }
+            if !refuted {
+                return m;
+            }
+        }
+        best
     }
 
     /// Searches every root move at `depth`; returns the best score and move. On a stop, the
