@@ -74,3 +74,9 @@ fn shared_sample_positions_alphabeta() {
     let config = EngineConfig { search: SearchKind::Alphabeta, ..EngineConfig::default() };
     check_file("tests/fixtures/connect6-tactics.jsonl", config, Limits::depth(2));
 }
+
+#[test]
+fn shared_sample_positions_mcts() {
+    let config = EngineConfig { search: SearchKind::Mcts, ..EngineConfig::default() };
+    check_file("tests/fixtures/connect6-tactics.jsonl", config, Limits::nodes(2000));
+}

@@ -66,7 +66,8 @@ impl SearchKind {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
-    /// Iterative deepening stops after this depth (in turns). For MCTS: ignored.
+    /// Iterative deepening stops after this depth (in turns). For MCTS, a budget of
+    /// [`mcts::PLAYOUTS_PER_DEPTH`] playouts per unit of depth.
     pub depth: Option<u32>,
     /// Nodes (PVS / alpha-beta) or playouts (MCTS).
     pub nodes: Option<u64>,
@@ -154,7 +155,8 @@ pub struct SearchResult {
     pub best: Move,
     /// Score for the side to move (see [`MATE`]).
     pub score: i32,
-    /// Last completed depth (PVS / alpha-beta); 0 for MCTS.
+    /// Last completed depth (PVS / alpha-beta); for MCTS the deepest tree node reached, in
+    /// turns from the root.
     pub depth: u32,
     /// Nodes visited (PVS / alpha-beta) or playouts (MCTS).
     pub nodes: u64,
@@ -200,6 +202,10 @@ pub struct Engine {
     gen_scratch: Vec<Move>,
     /// Attack lists of the threat-space search, by ply.
     vcdt_scratch: Vec<Vec<(usize, Move)>>,
+    /// Searches since the last new game: each MCTS search draws its own stream from it.
+    searches: u64,
+    /// The MCTS node arena, reused by every search (bounded by its cap).
+    tree: mcts::Tree,
 }
 
 impl Engine {
@@ -222,6 +228,8 @@ impl Engine {
             rng_seed: 0,
             gen_scratch: Vec::new(),
             vcdt_scratch: vec![Vec::new(); 32],
+            searches: 0,
+            tree: mcts::Tree::default(),
             config,
         }
     }
@@ -236,6 +244,7 @@ impl Engine {
         self.tt.clear();
         self.history.fill(0);
         self.rng_seed = seed;
+        self.searches = 0;
     }
 
     pub fn evaluator(&self) -> &Evaluator {
