@@ -28,7 +28,7 @@ fn cells(rules: Rules, text: &str) -> Vec<Cell> {
 fn fillers(rules: Rules, line: &[Cell]) -> Vec<Cell> {
     let w = rules.width as usize;
     (0..rules.cells())
-        .filter(|&c| (c % w) % 3 == 0 && (c / w) % 3 == 0)
+        .filter(|&c| (c % w).is_multiple_of(3) && (c / w).is_multiple_of(3))
         .map(|c| c as Cell)
         .filter(|c| !line.contains(c))
         .collect()
@@ -141,7 +141,7 @@ fn overlines_win_when_the_middle_stone_joins_two_short_lines() {
             let line = run(rules, x, y, dir, len).expect("fits");
             // The joining stone leaves runs of at most k-1 on both sides before it lands.
             let last = (len / 2) as usize;
-            assert!(last as i32 <= k - 1 && len - 1 - last as i32 <= k - 1);
+            assert!((last as i32) < k && len - 1 - (last as i32) < k);
             for colour in Colour::BOTH {
                 build_line(rules, colour, &line, last, &format!("{rules:?} overline {len} dir {d} {colour:?}"));
             }
@@ -420,7 +420,7 @@ fn hash_depends_on_the_position_not_the_move_order() {
 #[test]
 fn undo_restores_hash_and_counts() {
     for seed in 0..20u64 {
-        let rules = if seed % 2 == 0 { C6 } else { GOMOKU };
+        let rules = if seed.is_multiple_of(2) { C6 } else { GOMOKU };
         let stones = random_game(rules, 100 + seed, styles()[seed as usize % 4], 400);
         let mut b = Board::new(rules);
         let mut snapshots = vec![snapshot(&b)];

@@ -245,3 +245,53 @@ pub fn board_of(rules: Rules, stones: &[Cell]) -> Board {
     }
     b
 }
+
+/// The fewest stones that stop every threat road of `c` after `stones` are played for it
+/// (the mover), capped at 3.
+pub fn need_after(board: &mut Board, oracle: &Oracle, c: Colour, stones: &[Cell]) -> usize {
+    for &s in stones {
+        board.play(s);
+    }
+    let need = blocks_needed_brute(&oracle.threats(board, c));
+    for _ in stones {
+        board.undo();
+    }
+    need
+}
+
+/// Empty cells that can help make a threat road: those of roads holding at least k - p - 2 of
+/// the mover's stones and none of the opponent's. A stone elsewhere lifts no road to a threat.
+pub fn threat_cells(board: &Board, oracle: &Oracle, me: Colour) -> Vec<Cell> {
+    let level = board.rules().threat_level();
+    let mut cells: Vec<Cell> = oracle
+        .roads
+        .iter()
+        .filter(|r| {
+            let mine = r.iter().filter(|&&x| board.stone(x) == Some(me)).count();
+            mine + 2 >= level && r.iter().all(|&x| board.stone(x) != Some(me.other()))
+        })
+        .flat_map(|r| r.iter().copied().filter(|&x| board.is_empty_cell(x)))
+        .collect();
+    cells.sort_unstable();
+    cells.dedup();
+    cells
+}
+
+/// A move (one stone or a pair) after which the mover's threat roads need three or more
+/// stones, found by trying every cell and pair of [`threat_cells`]; `None` if there is none.
+/// Call in positions where nobody has a threat road, at the start of a two-stone turn.
+pub fn unstoppable_double(board: &mut Board, oracle: &Oracle) -> Option<Vec<Cell>> {
+    let me = board.to_move();
+    let cells = threat_cells(board, oracle, me);
+    if let Some(&a) = cells.iter().find(|&&a| need_after(board, oracle, me, &[a]) >= 3) {
+        return Some(vec![a]);
+    }
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            if need_after(board, oracle, me, &[a, b]) >= 3 {
+                return Some(vec![a, b]);
+            }
+        }
+    }
+    None
+}
