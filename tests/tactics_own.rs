@@ -5,7 +5,8 @@
 //! of its kind and judge the engines' answers by the rule.
 //!
 //! Regenerate with
-//! `cargo test --release --test tactics_own -- --ignored generate_own_fixture`.
+//! `WRITE_FIXTURE=1 cargo test --release --test tactics_own -- --ignored generate_own_fixture`
+//! (without `WRITE_FIXTURE` it only says whether it would write the same file).
 //! The random-game half does not depend on the engine; the self-play half does (its games
 //! are played by the engine of the day), so a regenerated file may differ after search or
 //! move-generation changes. The committed file is what the tests use.
@@ -94,6 +95,7 @@ fn generate_own_fixture() {
         wanted.iter().all(|&(k, d, n)| ["B", "W"].iter().all(|m| groups.get(&(k, *m, d)).is_some_and(|v| v.len() >= n)))
     };
     let mut seed = 0;
+    let mut from_selfplay = 0;
     while !full(&groups) && seed < 4000 {
         let stones = source_game(seed);
         seed += 1;
@@ -114,6 +116,7 @@ fn generate_own_fixture() {
             }
             group.push(ps.swap_remove(rng.random_range(0..ps.len())));
             kinds_taken.push(key.0);
+            from_selfplay += (seed - 1) % 2;
         }
     }
     assert!(full(&groups), "not enough positions after {seed} games: {:?}", groups.keys().collect::<Vec<_>>());
@@ -124,8 +127,15 @@ fn generate_own_fixture() {
             text.push('\n');
         }
     }
-    std::fs::write(OWN, text).unwrap();
-    eprintln!("wrote {OWN} from {seed} games");
+    eprintln!("{from_selfplay} positions from self-play, the rest from random games");
+    // Only on request: `--include-ignored` must not rewrite the committed fixture.
+    if std::env::var_os("WRITE_FIXTURE").is_some() {
+        std::fs::write(OWN, text).unwrap();
+        eprintln!("wrote {OWN} from {seed} games");
+    } else {
+        let same = std::fs::read_to_string(OWN).is_ok_and(|old| old == text);
+        eprintln!("built the fixture from {seed} games (same as {OWN}: {same}); set WRITE_FIXTURE=1 to write it");
+    }
 }
 
 /// Every position replays, has the mover the file says, no line, and is of its kind.
