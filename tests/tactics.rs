@@ -1,48 +1,12 @@
 //! Tactical positions with rule-judged answers (`tests/fixtures/*.jsonl`, see
 //! `../shared/positions/README.md`): win now, block every threat, win in two turns.
 
-use evotune::game::connect::movegen::ThreatSet;
+mod common;
+
+use common::{colour_of_letter, judge, load};
 use evotune::game::connect::notation::board_from_record_moves;
-use evotune::game::connect::{Board, Colour, Rules};
+use evotune::game::connect::Rules;
 use evotune::search::{make_move, Engine, EngineConfig, Limits, SearchKind};
-
-#[derive(serde::Deserialize)]
-struct Position {
-    kind: String,
-    mover: String,
-    moves: Vec<String>,
-}
-
-fn load(path: &str) -> Vec<Position> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-        .map(|(i, l)| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}:{}: {e}", i + 1)))
-        .collect()
-}
-
-/// Whether `answer` (already played on `board`) satisfies the rule of `kind` for `mover`.
-fn judge(kind: &str, mover: Colour, board: &Board) -> Result<(), String> {
-    if board.winner() == Some(mover) {
-        return Ok(());
-    }
-    if kind == "win" {
-        return Err("did not make six".into());
-    }
-    if board.threat_count(mover.other()) > 0 {
-        return Err("the opponent still has a threat road".into());
-    }
-    if kind == "vcdt" {
-        let mut t = ThreatSet::default();
-        t.collect(board, mover);
-        let need = t.blocks_needed(2);
-        if need <= 2 {
-            return Err(format!("the opponent can block with {need} stone(s)"));
-        }
-    }
-    Ok(())
-}
 
 fn check_file(path: &str, config: EngineConfig, limits: Limits) {
     let weights = config.eval.schema(Rules::CONNECT6).defaults();
@@ -52,7 +16,7 @@ fn check_file(path: &str, config: EngineConfig, limits: Limits) {
     assert!(!positions.is_empty());
     for (i, p) in positions.iter().enumerate() {
         let mut board = board_from_record_moves(Rules::CONNECT6, &p.moves).expect("fixture is legal");
-        let mover = if p.mover == "B" { Colour::Black } else { Colour::White };
+        let mover = colour_of_letter(&p.mover);
         assert_eq!(board.to_move(), mover, "{path}:{}: mover", i + 1);
         engine.new_game(0);
         let r = engine.search(&mut board, &limits);

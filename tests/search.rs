@@ -1,0 +1,310 @@
+//! The searches as black boxes: determinism at a fixed depth and node budget (also after other
+//! games on the same engine), legal answers in every kind of position, mate scores with the
+//! right sign, and a transposition table of the size asked that never grows.
+
+mod common;
+
+use common::{for_each_turn_start, random_game, RandomStyle};
+use evotune::arena::game::{play_game, GameSettings};
+use evotune::arena::records::{Outcome, Reason};
+use evotune::game::connect::eval::EvalKind;
+use evotune::game::connect::movegen::{MoveGen, MoveGenConfig, Situation};
+use evotune::game::connect::notation::{board_from_record_moves, play_move, record_moves};
+use evotune::game::connect::{Board, Colour, Rules};
+use evotune::player::{random_weights, Player};
+use evotune::search::{make_move, Engine, EngineConfig, Limits, SearchKind, SearchResult, MATE_BOUND};
+use evotune::weights::Weights;
+
+fn weights(rules: Rules) -> Weights {
+    EvalKind::Roads.schema(rules).defaults()
+}
+
+fn engine(kind: SearchKind, tt_mib: usize) -> Engine {
+    Engine::new(EngineConfig { search: kind, tt_mib, ..EngineConfig::default() }, &weights(Rules::CONNECT6))
+}
+
+fn board(moves: &[&str]) -> Board {
+    board_from_record_moves(Rules::CONNECT6, moves).unwrap()
+}
+
+/// Positions at turn starts of seeded random games, up to `each` of every situation asked
+/// for, spread over the games (every third turn start is looked at).
+fn sample_positions(situations: &[Situation], each: usize) -> Vec<Board> {
+    let styles = [
+        RandomStyle { region: 9, near: 0.9 },
+        RandomStyle { region: 19, near: 0.5 },
+        RandomStyle { region: 11, near: 0.8 },
+        RandomStyle { region: 7, near: 1.0 },
+    ];
+    let mut gen = MoveGen::new(MoveGenConfig::default(), &Board::new(Rules::CONNECT6));
+    let mut found: Vec<Vec<Board>> = vec![Vec::new(); situations.len()];
+    for seed in 0..400u64 {
+        if found.iter().all(|f| f.len() >= each) {
+            break;
+        }
+        let stones = random_game(Rules::CONNECT6, 7000 + seed, styles[seed as usize % 4], 361);
+        let mut n = 0usize;
+        for_each_turn_start(Rules::CONNECT6, &stones, |b| {
+            n += 1;
+            let s = gen.situation(b);
+            if let Some(i) = situations.iter().position(|&x| x == s) {
+                if n.is_multiple_of(3) && found[i].len() < each {
+                    found[i].push(b.clone());
+                }
+            }
+        });
+    }
+    for (s, f) in situations.iter().zip(&found) {
+        assert_eq!(f.len(), each, "too few {s:?} positions");
+    }
+    found.into_iter().flatten().collect()
+}
+
+/// Positions where a search has something to search: quiet ones and defences.
+fn searchable(each: usize) -> Vec<Board> {
+    sample_positions(&[Situation::Quiet, Situation::Defend], each)
+}
+
+/// What a deterministic search must repeat: everything but the time.
+fn key(r: &SearchResult) -> (String, i32, u32, u64, Vec<String>) {
+    let text = |m: &evotune::game::connect::movegen::Move| format!("{:?}", m.stones());
+    (text(&r.best), r.score, r.depth, r.nodes, r.pv.iter().map(text).collect())
+}
+
+fn check_determinism(kind: SearchKind, limits: Limits, positions: &[Board]) {
+    // An engine that has played another game first, then was told a new game starts.
+    let mut used = engine(kind, 4);
+    let mut other = board(&["j10", "k11k9", "h8l12"]);
+    for _ in 0..4 {
+        if other.is_over() {
+            break;
+        }
+        let r = used.search(&mut other, &Limits::depth(2));
+        make_move(&mut other, r.best);
+    }
+    for (i, pos) in positions.iter().enumerate() {
+        let mut b1 = pos.clone();
+        let mut b2 = pos.clone();
+        let mut b3 = pos.clone();
+        let r1 = engine(kind, 4).search(&mut b1, &limits);
+        let r2 = engine(kind, 4).search(&mut b2, &limits);
+        used.new_game(0);
+        let r3 = used.search(&mut b3, &limits);
+        let what = format!("{kind:?} {} position {i} {:?}", limits.describe(), record_moves(pos));
+        assert_eq!(key(&r1), key(&r2), "{what}: two fresh engines");
+        assert_eq!(key(&r1), key(&r3), "{what}: an engine after another game and new_game");
+        assert_eq!(b1.hash(), pos.hash(), "{what}: the search changed the board");
+        assert_eq!(b1.history(), pos.history(), "{what}");
+    }
+}
+
+#[test]
+fn fixed_depth_searches_repeat_exactly() {
+    let positions = searchable(4);
+    check_determinism(SearchKind::Pvs, Limits::depth(2), &positions);
+    check_determinism(SearchKind::Pvs, Limits::depth(3), &positions);
+    check_determinism(SearchKind::Alphabeta, Limits::depth(2), &positions);
+}
+
+#[test]
+fn node_budget_searches_repeat_exactly() {
+    let positions = searchable(3);
+    for nodes in [1, 50, 2000] {
+        check_determinism(SearchKind::Pvs, Limits::nodes(nodes), &positions);
+        check_determinism(SearchKind::Alphabeta, Limits::nodes(nodes), &positions);
+    }
+    // A budget is a budget: the search stops at it.
+    let mut b = board(&["j10", "k11k9", "h8l12"]);
+    let r = engine(SearchKind::Pvs, 4).search(&mut b, &Limits::nodes(500));
+    assert!(r.nodes <= 500, "{} nodes", r.nodes);
+}
+
+/// The engine's answer as a game move: stones on empty cells, a whole turn unless a stone won,
+/// and the engine's own `make_move` plays it. The referee's stricter check (no stone after a
+/// winning stone) is `play_game_accepts_the_engines_winning_move`.
+fn check_answer(board: &Board, r: &SearchResult, what: &str) {
+    let stones = r.best.stones();
+    assert!(!stones.is_empty(), "{what}: no move");
+    let mut b = board.clone();
+    for &c in stones {
+        assert!(b.is_empty_cell(c), "{what}: {:?} on an occupied cell", r.best);
+        assert!(b.winner().is_none(), "{what}: {:?} has a stone after the winning stone", r.best);
+        b.play(c);
+    }
+    assert!(
+        stones.len() == board.turn_size() || b.winner().is_some(),
+        "{what}: {:?} has {} stones, the turn {}",
+        r.best,
+        stones.len(),
+        board.turn_size()
+    );
+}
+
+#[test]
+fn searched_moves_are_legal() {
+    let all = [Situation::Quiet, Situation::Defend, Situation::Lost, Situation::Win];
+    let positions = sample_positions(&all, 25);
+    let mut pvs = engine(SearchKind::Pvs, 4);
+    let mut ab = engine(SearchKind::Alphabeta, 1);
+    for (i, pos) in positions.iter().enumerate() {
+        for (name, e, limits) in
+            [("pvs", &mut pvs, Limits::depth(1 + (i % 2) as u32)), ("alphabeta", &mut ab, Limits::depth(1))]
+        {
+            let mut b = pos.clone();
+            e.new_game(0);
+            let r = e.search(&mut b, &limits);
+            let what = format!("{name} {} {:?}", limits.describe(), record_moves(pos));
+            assert_eq!(b.hash(), pos.hash(), "{what}: the board changed");
+            check_answer(pos, &r, &what);
+        }
+    }
+}
+
+#[test]
+fn gomoku_engines_play_legal_single_stones() {
+    let w = weights(Rules::GOMOKU);
+    let mut e = Engine::new(EngineConfig { tt_mib: 2, ..EngineConfig::default() }, &w);
+    for seed in 0..6 {
+        let stones = random_game(Rules::GOMOKU, 7100 + seed, RandomStyle { region: 11, near: 0.8 }, 225);
+        let mut n = 0;
+        for_each_turn_start(Rules::GOMOKU, &stones, |b| {
+            n += 1;
+            if n % 3 != 0 {
+                return;
+            }
+            e.new_game(0);
+            let r = e.search(b, &Limits::depth(2));
+            let what = format!("gomoku {:?}", record_moves(b));
+            assert_eq!(r.best.stones().len(), 1, "{what}");
+            let mut after = b.clone();
+            play_move(&mut after, r.best.stones()).unwrap_or_else(|e| panic!("{what}: {e}"));
+        });
+    }
+}
+
+/// Black to move with five in a row open at one end (j10-n10, i10 White): wins now.
+const WIN_NOW: [&str; 6] = ["j10", "i10a1", "k10l10", "c1e1", "m10n10", "g1r19"];
+/// White to move facing two open Black fours (c5-f5, c10-f10), four stones to block: lost.
+const LOST: [&str; 11] =
+    ["c5", "a19s19", "d5e5", "a17s17", "f5c10", "a15s15", "d10e10", "a13s13", "f10c15", "a11s11", "d15e15"];
+
+#[test]
+fn mate_scores_have_the_right_sign() {
+    for kind in [SearchKind::Pvs, SearchKind::Alphabeta] {
+        for depth in [1, 2, 3] {
+            let limits = Limits::depth(depth);
+            let mut e = engine(kind, 2);
+            let mut b = board(&WIN_NOW);
+            assert_eq!(b.to_move(), Colour::Black);
+            let r = e.search(&mut b, &limits);
+            assert!(r.score > MATE_BOUND, "{kind:?} depth {depth}: win now scores {}", r.score);
+            assert_eq!(r.mate_in(), Some(1), "{kind:?} depth {depth}");
+            make_move(&mut b, r.best);
+            assert_eq!(b.winner(), Some(Colour::Black));
+
+            let mut b = board(&LOST);
+            assert_eq!(b.to_move(), Colour::White);
+            let r = e.search(&mut b, &limits);
+            assert!(r.score < -MATE_BOUND, "{kind:?} depth {depth}: a lost position scores {}", r.score);
+            assert_eq!(r.mate_in(), Some(-1), "{kind:?} depth {depth}");
+
+            let mut b = board(&["j10", "k11k9"]);
+            let r = e.search(&mut b, &limits);
+            assert_eq!(r.mate_in(), None, "{kind:?} depth {depth}: the opening is no mate");
+        }
+    }
+}
+
+/// On the fixture's vcdt positions, searches of depth 2 and more see the win in two turns.
+#[test]
+fn unstoppable_doubles_score_mate_in_two() {
+    let positions = common::load("tests/fixtures/connect6-tactics-own.jsonl");
+    let mut seen = 0;
+    for p in positions.iter().filter(|p| p.kind == "vcdt").take(12) {
+        let b0 = board_from_record_moves(Rules::CONNECT6, &p.moves).unwrap();
+        for kind in [SearchKind::Pvs, SearchKind::Alphabeta] {
+            let mut b = b0.clone();
+            let r = engine(kind, 2).search(&mut b, &Limits::depth(2));
+            assert_eq!(r.mate_in(), Some(2), "{kind:?} {:?}: score {}", p.moves, r.score);
+        }
+        seen += 1;
+    }
+    assert!(seen >= 10);
+}
+
+#[test]
+fn table_has_the_size_asked_and_keeps_it() {
+    for mib in [1usize, 2, 3, 5, 8, 16] {
+        let mut e = engine(SearchKind::Pvs, mib);
+        let bytes = e.table_bytes();
+        // At most the size asked, and at least half of it (a power-of-two entry count).
+        assert!(bytes <= mib << 20 && bytes * 2 > mib << 20, "{mib} MiB asked, {bytes} bytes");
+        if mib.is_power_of_two() {
+            assert_eq!(bytes, mib << 20, "{mib} MiB");
+        }
+        if mib <= 2 {
+            for (i, pos) in searchable(4).iter().enumerate() {
+                let mut b = pos.clone();
+                if i.is_multiple_of(3) {
+                    e.new_game(i as u64);
+                }
+                e.search(&mut b, &Limits::depth(2));
+                assert_eq!(e.table_bytes(), bytes, "{mib} MiB: the table changed size");
+            }
+        }
+    }
+    // Alpha-beta uses no table and asks for the minimum whatever the option says.
+    assert!(engine(SearchKind::Alphabeta, 64).table_bytes() <= 1 << 20);
+}
+
+fn player(name: &str, depth: u32) -> Player {
+    let config = EngineConfig { tt_mib: 1, ..EngineConfig::default() };
+    Player::new(name, weights(Rules::CONNECT6), config, Limits::depth(depth))
+}
+
+/// Games between random weight tables: every record replays and its result is the board's.
+#[test]
+fn games_of_random_players_replay_with_their_result() {
+    let schema = EvalKind::Roads.schema(Rules::CONNECT6);
+    let config = EngineConfig { tt_mib: 1, ..EngineConfig::default() };
+    let settings = GameSettings { max_turns: 60 };
+    let mut refused = 0;
+    for seed in 0..10u64 {
+        let a = Player::new("a", random_weights(schema, seed), config, Limits::depth(1));
+        let b = Player::new("b", random_weights(schema, seed + 100), config, Limits::depth(1));
+        let r = play_game(&a, &b, &["j10".to_string()], &settings, seed);
+        if r.reason == Reason::Illegal {
+            // See play_game_accepts_the_engines_winning_move.
+            refused += 1;
+            continue;
+        }
+        let board = board_from_record_moves(Rules::CONNECT6, &r.moves).expect("the record replays");
+        match r.reason {
+            Reason::Six => {
+                let w = board.winner().expect("a six");
+                assert_eq!(r.result, if w == Colour::Black { Outcome::Black } else { Outcome::White });
+            }
+            Reason::Movecap => assert_eq!((r.result, board.winner()), (Outcome::Draw, None)),
+            other => panic!("seed {seed}: unexpected end {other:?}"),
+        }
+    }
+    eprintln!("games ended by a refused winning move: {refused}");
+}
+
+/// Black to move has a five on the e column (e10 completes it) and a four on row 10 (e10 or
+/// j10 with it make six). The engine answers e10j10 — its first stone already wins, so the
+/// referee (`play_move`) refuses the second and scores the game a loss for Black by an
+/// illegal move.
+#[test]
+#[ignore = "bug: engine's winning move e10j10 has a stone after the winning e10; play_game scores Black's win as a loss (illegal)"]
+fn play_game_accepts_the_engines_winning_move() {
+    let opening: Vec<String> = ["f10", "d10k10", "g10h10", "e4a1", "i10e5", "c1e1", "e6e7", "g1q19", "e8e9", "o19m19"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let b = board_from_record_moves(Rules::CONNECT6, &opening).unwrap();
+    let mut gen = MoveGen::new(MoveGenConfig::default(), &b);
+    assert_eq!(gen.situation(&b), Situation::Win);
+    let r = play_game(&player("a", 2), &player("b", 2), &opening, &GameSettings::default(), 0);
+    assert_eq!((r.result, r.reason), (Outcome::Black, Reason::Six), "{:?}", r.moves.last());
+}
