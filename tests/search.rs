@@ -296,7 +296,6 @@ fn games_of_random_players_replay_with_their_result() {
 /// referee (`play_move`) refuses the second and scores the game a loss for Black by an
 /// illegal move.
 #[test]
-#[ignore = "bug: engine's winning move e10j10 has a stone after the winning e10; play_game scores Black's win as a loss (illegal)"]
 fn play_game_accepts_the_engines_winning_move() {
     let opening: Vec<String> = ["f10", "d10k10", "g10h10", "e4a1", "i10e5", "c1e1", "e6e7", "g1q19", "e8e9", "o19m19"]
         .iter()

@@ -171,7 +171,15 @@ impl ThreatSet {
 
     fn enumerate(&self, chosen: &mut Vec<Cell>, budget: usize, out: &mut Vec<Move>) {
         let Some(road) = self.first_unhit(chosen) else {
-            out.push(Move::from_stones(chosen));
+            // Keep the set only if no stone in it is redundant.
+            let minimal = (0..chosen.len()).all(|skip| {
+                let rest: Vec<Cell> =
+                    chosen.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, &c)| c).collect();
+                self.first_unhit(&rest).is_some()
+            });
+            if minimal {
+                out.push(Move::from_stones(chosen));
+            }
             return;
         };
         if chosen.len() == budget {
@@ -290,7 +298,9 @@ impl MoveGen {
     pub fn generate(&mut self, board: &Board, out: &mut Vec<Move>) -> Situation {
         out.clear();
         let me = board.to_move();
-        if let Some(r) = board.threat_roads(me).next() {
+        // The road needing the fewest stones: a move must stop at its winning stone, so when
+        // one stone makes six the move is that stone alone.
+        if let Some(r) = board.threat_roads(me).min_by_key(|&r| board.rules().k - board.road_counts(r)[me.index()]) {
             let stones: Vec<Cell> = board.empty_cells_of_road(r).collect();
             out.push(Move::from_stones(&stones));
             return Situation::Win;
