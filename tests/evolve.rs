@@ -131,7 +131,8 @@ fn corrupt_checkpoint_is_refused_not_overwritten() {
 fn bad_config_names_file_and_key() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.toml");
-    std::fs::write(&path, std::fs::read_to_string("configs/quick.toml").unwrap().replace("groups = 3", "grups = 3")).unwrap();
+    std::fs::write(&path, std::fs::read_to_string("configs/quick.toml").unwrap().replace("groups = 3", "grups = 3"))
+        .unwrap();
     let run = Command::new(BIN).args(["evolve", "--config", s(&path), "--out", s(dir.path())]).output().unwrap();
     assert!(!run.status.success());
     let err = String::from_utf8_lossy(&run.stderr);
