@@ -163,6 +163,7 @@ pub fn score_for(result: Outcome, a_black: bool) -> GameScore {
 
 /// Plays a match. `on_game` sees every record in order (to write records files); `on_batch`
 /// sees the report after every batch (to print SPRT progress).
+#[allow(clippy::too_many_arguments)]
 pub fn run_match(
     referee: &dyn Referee,
     a: &Player,
@@ -224,7 +225,7 @@ mod tests {
             let result = match x.cmp(&y) {
                 std::cmp::Ordering::Greater => Outcome::Black,
                 std::cmp::Ordering::Less => Outcome::White,
-                _ if seed % 3 == 0 => Outcome::Draw,
+                _ if seed.is_multiple_of(3) => Outcome::Draw,
                 _ if seed % 3 == 1 => Outcome::Black,
                 _ => Outcome::White,
             };
