@@ -127,6 +127,18 @@ impl TournamentReport {
         self.results.iter().map(|r| r.wdl.games()).sum()
     }
 
+    /// Games won by the first player (Black), by the second (White), and drawn, whoever
+    /// played them: a strong first- or second-move advantage shows here.
+    pub fn colour_results(&self) -> (u64, u64, u64) {
+        let (mut black, mut white, mut draws) = (0, 0, 0);
+        for r in &self.results {
+            black += r.a_black.wins + r.a_white.losses;
+            white += r.a_black.losses + r.a_white.wins;
+            draws += r.wdl.draws;
+        }
+        (black, white, draws)
+    }
+
     /// Player i's results against j, from i's side; `None` for i == j or unknown players.
     pub fn head_to_head(&self, i: usize, j: usize) -> Option<Wdl> {
         self.results.iter().find_map(|r| match (r.a, r.b) {
@@ -198,7 +210,14 @@ impl TournamentReport {
             row.push(s.wdl.games().to_string());
             t.row(row);
         }
-        t.note("Columns are opponents by rank; x is the player itself.");
+        let (black, white, draws) = self.colour_results();
+        let g = self.games() as f64;
+        t.note(format!(
+            "Columns are opponents by rank; x is the player itself. First player (Black) won {}, second (White) {}, drawn {}.",
+            percent(black as f64, g),
+            percent(white as f64, g),
+            percent(draws as f64, g)
+        ));
         t
     }
 
@@ -379,6 +398,8 @@ mod tests {
         assert_eq!(r.rows[0][1], "c");
         assert_eq!(r.rows[0][4..9], ["4", "4", "0", "0", "100.0%"]);
         assert!(r.to_text().contains("Elo"));
+        // c won both colours against a and b; a and b drew: 2 Black wins, 2 White wins, 2 draws.
+        assert_eq!(report.colour_results(), (2, 2, 2));
     }
 
     #[test]
