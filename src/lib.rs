@@ -10,6 +10,7 @@ pub mod ga;
 pub mod game;
 pub mod player;
 pub mod report;
+pub mod reproduce;
 pub mod rng;
 pub mod search;
 pub mod weights;

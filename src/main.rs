@@ -17,7 +17,8 @@ fn main() -> ExitCode {
         Command::Openings(a) => commands::openings::run(a),
         Command::Play(a) => commands::play::run(a),
         Command::Evolve(a) => commands::evolve::run(a),
-        Command::Tournament(_) | Command::Reproduce(_) => Err(anyhow::anyhow!("this command is not built yet")),
+        Command::Tournament(a) => commands::tournament::run(a),
+        Command::Reproduce(a) => commands::reproduce::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,3 +5,4 @@ pub mod matches;
 pub mod openings;
 pub mod records;
 pub mod stats;
+pub mod tournament;

@@ -4,9 +4,10 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::game::EngineReferee;
+use crate::arena::game::{EngineReferee, Referee};
 use crate::arena::matches::{run_match, MatchConfig, MatchReport};
-use crate::arena::records::RecordWriter;
+use crate::arena::openings::OpeningSuite;
+use crate::arena::records::{GameRecord, RecordWriter};
 use crate::arena::stats::Sprt;
 use crate::cli::{EngineArgs, MatchArgs, SelfplayArgs, SideArgs};
 use crate::commands::{openings_from, player_from, thread_pool};
@@ -102,35 +103,52 @@ fn play(
     let rules = Rules::CONNECT6;
     let (suite, settings) = openings_from(openings, rules)?;
     let pool = thread_pool(threads)?;
-    eprintln!(
-        "{} ({} {} {}) vs {} ({} {} {}): {} games from {} openings on {} threads",
-        a.name,
-        a.engine.search.name(),
-        a.engine.eval.name(),
-        a.limits.describe(),
-        b.name,
-        b.engine.search.name(),
-        b.engine.eval.name(),
-        b.limits.describe(),
-        2 * pairs,
-        suite.len(),
-        pool.current_num_threads()
-    );
-    let progress = Progress::new("games", 2 * pairs as u64, "games", ProgressMode::Auto);
     let referee = EngineReferee { settings };
     let config = MatchConfig { pairs, seed, sprt };
-    let report = pool.install(|| {
-        run_match(&referee, a, b, &suite, &config, &progress, &mut |g| outputs.write(g), &mut |r| {
-            let w = &r.wdl;
-            let mut msg = format!("W {} D {} L {} Elo {:.0}", w.wins, w.draws, w.losses, w.elo());
-            if let Some(llr) = r.llr {
-                msg += &format!(" LLR {llr:.2}");
-            }
-            if live {
-                progress.println(&msg);
-            }
-            progress.set_message(msg);
-        })
+    pool.install(|| play_match(&referee, a, b, &suite, &config, ProgressMode::Auto, live, &mut |g| outputs.write(g)))
+}
+
+/// Plays a match on the current rayon pool with a progress bar: the line that says who plays
+/// whom, then the games. `live` prints the running W/D/L after every batch (for SPRT runs).
+/// Shared by `match`, `selfplay` and `reproduce`.
+#[allow(clippy::too_many_arguments)]
+pub fn play_match(
+    referee: &dyn Referee,
+    a: &Player,
+    b: &Player,
+    suite: &OpeningSuite,
+    config: &MatchConfig,
+    mode: ProgressMode,
+    live: bool,
+    on_game: &mut dyn FnMut(&GameRecord) -> Result<()>,
+) -> Result<MatchReport> {
+    if mode != ProgressMode::Hidden {
+        eprintln!(
+            "{} ({} {} {}) vs {} ({} {} {}): {} games from {} openings on {} threads",
+            a.name,
+            a.engine.search.name(),
+            a.engine.eval.name(),
+            a.limits.describe(),
+            b.name,
+            b.engine.search.name(),
+            b.engine.eval.name(),
+            b.limits.describe(),
+            2 * config.pairs,
+            suite.len(),
+            rayon::current_num_threads()
+        );
+    }
+    let progress = Progress::new("games", 2 * config.pairs as u64, "games", mode);
+    let report = run_match(referee, a, b, suite, config, &progress, on_game, &mut |r| {
+        let w = &r.wdl;
+        let mut msg = format!("W {} D {} L {} Elo {:.0}", w.wins, w.draws, w.losses, w.elo());
+        if let Some(llr) = r.llr {
+            msg += &format!(" LLR {llr:.2}");
+        }
+        if live {
+            progress.println(&msg);
+        }
+        progress.set_message(msg);
     })?;
     progress.finish();
     Ok(report)

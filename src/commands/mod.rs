@@ -9,6 +9,8 @@ pub mod matches;
 pub mod openings;
 pub mod play;
 pub mod plot;
+pub mod reproduce;
+pub mod tournament;
 
 use anyhow::{Context, Result};
 

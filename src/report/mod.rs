@@ -4,3 +4,4 @@
 pub mod history;
 pub mod plots;
 pub mod progress;
+pub mod table;

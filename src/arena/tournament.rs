@@ -1,0 +1,411 @@
+//! Round-robin tournaments: every player meets every other in `pairs` game pairs (one opening,
+//! colours swapped), all games in one parallel batch, scored as Li Guo 2007 scores its
+//! experiment (+1 a win, −1 a loss, 0 a draw) and rated by Bradley–Terry Elo.
+//!
+//! Pair k of every pairing starts from opening k of the suite, so no player is favoured by an
+//! easier draw of openings. Each game's seed is derived from (seed, pairing, pair), never from
+//! the thread or the finishing order, so a tournament of deterministic engines gives the same
+//! tables on any number of threads.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{ensure, Result};
+
+use crate::arena::game::{play_games, GameJob, Referee};
+use crate::arena::matches::score_for;
+use crate::arena::openings::OpeningSuite;
+use crate::arena::records::GameRecord;
+use crate::arena::stats::{ratings, Pentanomial, Rating, Wdl};
+use crate::player::Player;
+use crate::report::progress::Progress;
+use crate::report::table::{elo, percent, signed, Table};
+use crate::rng::derive_seed;
+
+/// How a tournament is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TournamentConfig {
+    /// Game pairs per pairing.
+    pub pairs: usize,
+    pub seed: u64,
+}
+
+/// The pairings of a single round robin of `n` players: (0,1), (0,2), ..., (n−2,n−1).
+pub fn pairings(n: usize) -> Vec<(usize, usize)> {
+    (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()
+}
+
+/// One scheduled game, players given by their index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scheduled {
+    /// Index into [`pairings`].
+    pub pairing: usize,
+    /// Pair within the pairing.
+    pub pair: usize,
+    pub black: usize,
+    pub white: usize,
+    /// Index into the opening suite.
+    pub opening: usize,
+    pub seed: u64,
+}
+
+/// Every game of the tournament in schedule order: pairing by pairing, pair by pair, the
+/// pairing's first player with Black first, then the same opening and seed with colours
+/// swapped.
+pub fn schedule(n_players: usize, suite_len: usize, config: &TournamentConfig) -> Vec<Scheduled> {
+    let mut games = Vec::new();
+    for (p, (i, j)) in pairings(n_players).into_iter().enumerate() {
+        for k in 0..config.pairs {
+            let opening = k % suite_len.max(1);
+            let seed = derive_seed(&[config.seed, p as u64, k as u64]);
+            games.push(Scheduled { pairing: p, pair: k, black: i, white: j, opening, seed });
+            games.push(Scheduled { pairing: p, pair: k, black: j, white: i, opening, seed });
+        }
+    }
+    games
+}
+
+/// The results of one pairing, from its first player's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairingResult {
+    pub a: usize,
+    pub b: usize,
+    pub wdl: Wdl,
+    pub penta: Pentanomial,
+    /// A's results with Black (first to move) and with White.
+    pub a_black: Wdl,
+    pub a_white: Wdl,
+}
+
+/// A finished round robin.
+#[derive(Clone, Debug, Default)]
+pub struct TournamentReport {
+    pub players: Vec<String>,
+    pub pairs: usize,
+    /// One entry per pairing, in [`pairings`] order.
+    pub results: Vec<PairingResult>,
+    pub elapsed: Duration,
+}
+
+/// One line of the standings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Standing {
+    pub player: usize,
+    /// +1 per win, −1 per loss.
+    pub score: i64,
+    pub wdl: Wdl,
+    pub rating: Rating,
+}
+
+impl TournamentReport {
+    /// Scores the records of a tournament played in [`schedule`] order.
+    pub fn from_records(players: Vec<String>, pairs: usize, records: &[GameRecord]) -> Result<TournamentReport> {
+        let pairs_of = pairings(players.len());
+        ensure!(
+            records.len() == 2 * pairs * pairs_of.len(),
+            "{} game records for {} pairings of {} pairs",
+            records.len(),
+            pairs_of.len(),
+            pairs
+        );
+        let mut results: Vec<PairingResult> =
+            pairs_of.iter().map(|&(a, b)| PairingResult { a, b, ..PairingResult::default() }).collect();
+        for (k, two) in records.chunks(2).enumerate() {
+            let r = &mut results[k / pairs];
+            let first = score_for(two[0].result, true);
+            let second = score_for(two[1].result, false);
+            r.a_black.add(first);
+            r.a_white.add(second);
+            r.wdl.add(first);
+            r.wdl.add(second);
+            r.penta.add_pair(first, second);
+        }
+        Ok(TournamentReport { players, pairs, results, elapsed: Duration::ZERO })
+    }
+
+    /// Games played.
+    pub fn games(&self) -> u64 {
+        self.results.iter().map(|r| r.wdl.games()).sum()
+    }
+
+    /// Games won by the first player (Black), by the second (White), and drawn, whoever
+    /// played them: a strong first- or second-move advantage shows here.
+    pub fn colour_results(&self) -> (u64, u64, u64) {
+        let (mut black, mut white, mut draws) = (0, 0, 0);
+        for r in &self.results {
+            black += r.a_black.wins + r.a_white.losses;
+            white += r.a_black.losses + r.a_white.wins;
+            draws += r.wdl.draws;
+        }
+        (black, white, draws)
+    }
+
+    /// Player i's results against j, from i's side; `None` for i == j or unknown players.
+    pub fn head_to_head(&self, i: usize, j: usize) -> Option<Wdl> {
+        self.results.iter().find_map(|r| match (r.a, r.b) {
+            (a, b) if (a, b) == (i, j) => Some(r.wdl),
+            (a, b) if (a, b) == (j, i) => Some(r.wdl.reversed()),
+            _ => None,
+        })
+    }
+
+    /// Player i's results against everyone.
+    pub fn wdl(&self, i: usize) -> Wdl {
+        let mut t = Wdl::default();
+        for j in 0..self.players.len() {
+            if let Some(w) = self.head_to_head(i, j) {
+                t.wins += w.wins;
+                t.draws += w.draws;
+                t.losses += w.losses;
+            }
+        }
+        t
+    }
+
+    /// The paper's score: wins minus losses.
+    pub fn score(&self, i: usize) -> i64 {
+        let w = self.wdl(i);
+        w.wins as i64 - w.losses as i64
+    }
+
+    /// Bradley–Terry ratings of every player, mean 0.
+    pub fn ratings(&self) -> Vec<Rating> {
+        let results: Vec<(usize, usize, Wdl)> = self.results.iter().map(|r| (r.a, r.b, r.wdl)).collect();
+        // Indices come from `pairings`, so the only errors `ratings` knows cannot happen.
+        ratings(self.players.len(), &results)
+            .unwrap_or_else(|_| vec![Rating { elo: 0.0, error95: f64::INFINITY }; self.players.len()])
+    }
+
+    /// Players by score, ties by rating, then by entry order.
+    pub fn standings(&self) -> Vec<Standing> {
+        let ratings = self.ratings();
+        let mut s: Vec<Standing> = (0..self.players.len())
+            .map(|i| Standing { player: i, score: self.score(i), wdl: self.wdl(i), rating: ratings[i] })
+            .collect();
+        s.sort_by(|x, y| {
+            y.score.cmp(&x.score).then(y.rating.elo.total_cmp(&x.rating.elo)).then(x.player.cmp(&y.player))
+        });
+        s
+    }
+
+    /// The cross table in the paper's style: rows and columns in standings order, each cell the
+    /// row player's score against the column player (+1 a win, −1 a loss), then the total.
+    pub fn score_table(&self) -> Table {
+        let order = self.standings();
+        let numbers: Vec<String> = (1..=order.len()).map(|k| k.to_string()).collect();
+        let mut header = vec!["#", "player"];
+        header.extend(numbers.iter().map(String::as_str));
+        header.extend(["score", "games"]);
+        let mut t =
+            Table::new(format!("Scores: +1 win, -1 loss, 0 draw; {} game pair(s) per pairing", self.pairs), &header);
+        t.set_align(1, crate::report::table::Align::Left);
+        for (rank, s) in order.iter().enumerate() {
+            let mut row = vec![(rank + 1).to_string(), self.players[s.player].clone()];
+            for other in &order {
+                row.push(match self.head_to_head(s.player, other.player) {
+                    Some(w) => signed(w.wins as i64 - w.losses as i64),
+                    None => "x".into(),
+                });
+            }
+            row.push(signed(s.score));
+            row.push(s.wdl.games().to_string());
+            t.row(row);
+        }
+        let (black, white, draws) = self.colour_results();
+        let g = self.games() as f64;
+        t.note(format!(
+            "Columns are opponents by rank; x is the player itself. First player (Black) won {}, second (White) {}, drawn {}.",
+            percent(black as f64, g),
+            percent(white as f64, g),
+            percent(draws as f64, g)
+        ));
+        t
+    }
+
+    /// Bradley–Terry Elo (mean 0) with 95% error bars, games, W/D/L and score, by rating.
+    pub fn rating_table(&self) -> Table {
+        let mut order = self.standings();
+        order.sort_by(|x, y| y.rating.elo.total_cmp(&x.rating.elo).then(x.player.cmp(&y.player)));
+        let mut t = Table::new(
+            "Ratings (Bradley-Terry, mean 0)",
+            &["#", "player", "Elo", "+/- 95%", "games", "W", "D", "L", "score %"],
+        );
+        t.set_align(1, crate::report::table::Align::Left);
+        for (rank, s) in order.iter().enumerate() {
+            let w = s.wdl;
+            t.row(vec![
+                (rank + 1).to_string(),
+                self.players[s.player].clone(),
+                elo(s.rating.elo),
+                elo(s.rating.error95),
+                w.games().to_string(),
+                w.wins.to_string(),
+                w.draws.to_string(),
+                w.losses.to_string(),
+                percent(w.points(), w.games() as f64),
+            ]);
+        }
+        t.note(format!(
+            "{} games in {:.1}s. Error bars are against the pool mean; inf marks a rating with no upper or lower bound (a perfect score).",
+            self.games(),
+            self.elapsed.as_secs_f64()
+        ));
+        t
+    }
+}
+
+/// Plays a round robin of `players` on the current rayon pool. Returns the report and every
+/// game's record in schedule order.
+pub fn run_tournament(
+    referee: &dyn Referee,
+    players: &[Player],
+    suite: &OpeningSuite,
+    config: &TournamentConfig,
+    progress: &Progress,
+) -> Result<(TournamentReport, Vec<GameRecord>)> {
+    ensure!(players.len() >= 2, "a tournament needs at least two players (got {})", players.len());
+    ensure!(!suite.is_empty(), "a tournament needs at least one opening");
+    ensure!(config.pairs >= 1, "a tournament needs at least one game pair per pairing");
+    let start = Instant::now();
+    let plan = schedule(players.len(), suite.len(), config);
+    let jobs: Vec<GameJob> = plan
+        .iter()
+        .map(|g| GameJob {
+            black: &players[g.black],
+            white: &players[g.white],
+            opening: suite.get(g.opening),
+            opening_index: g.opening,
+            seed: g.seed,
+        })
+        .collect();
+    let records = play_games(referee, &jobs, progress);
+    let names = players.iter().map(|p| p.name.clone()).collect();
+    let mut report = TournamentReport::from_records(names, config.pairs, &records)?;
+    report.elapsed = start.elapsed();
+    Ok((report, records))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::records::{Outcome, Reason};
+    use crate::game::connect::eval::EvalKind;
+    use crate::game::connect::Rules;
+    use crate::report::progress::ProgressMode;
+    use crate::search::{EngineConfig, Limits};
+    use crate::weights::Weights;
+
+    /// The player with the larger first weight wins; equal weights draw.
+    struct Mock;
+    impl Referee for Mock {
+        fn play(&self, black: &Player, white: &Player, opening: &[String], seed: u64) -> GameRecord {
+            let (x, y) = (black.weights.values()[0], white.weights.values()[0]);
+            let result = match x.cmp(&y) {
+                std::cmp::Ordering::Greater => Outcome::Black,
+                std::cmp::Ordering::Less => Outcome::White,
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            };
+            GameRecord {
+                game: "connect6".into(),
+                black: black.name.clone(),
+                white: white.name.clone(),
+                moves: opening.to_vec(),
+                result,
+                reason: Reason::Adjudicated,
+                opening_moves: opening.len(),
+                opening: None,
+                seed: Some(seed),
+                black_engine: None,
+                white_engine: None,
+                black_ms: 0,
+                white_ms: 0,
+                version: String::new(),
+            }
+        }
+    }
+
+    fn player(name: &str, first: i32) -> Player {
+        let schema = EvalKind::Roads.schema(Rules::CONNECT6);
+        let mut v = schema.defaults().values().to_vec();
+        v[0] = first;
+        Player::new(name, Weights::from_values(schema, v).unwrap(), EngineConfig::default(), Limits::depth(1))
+    }
+
+    fn suite() -> OpeningSuite {
+        OpeningSuite { rules: Rules::CONNECT6, openings: vec![vec!["j10".into()], vec!["k10".into()]] }
+    }
+
+    fn play(players: &[Player], pairs: usize) -> (TournamentReport, Vec<GameRecord>) {
+        let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+        run_tournament(&Mock, players, &suite(), &TournamentConfig { pairs, seed: 7 }, &p).unwrap()
+    }
+
+    #[test]
+    fn the_stronger_weight_ranks_higher_and_scores_sum_to_zero() {
+        let firsts = [5, 30, 10, 25, 0];
+        let players: Vec<Player> = firsts.iter().enumerate().map(|(i, &f)| player(&format!("p{i}"), f)).collect();
+        let (report, records) = play(&players, 2);
+        assert_eq!(records.len(), 10 * 2 * 2);
+        assert_eq!(report.games(), 40);
+        let order: Vec<usize> = report.standings().iter().map(|s| s.player).collect();
+        assert_eq!(order, vec![1, 3, 2, 0, 4]);
+        let scores: Vec<i64> = order.iter().map(|&i| report.score(i)).collect();
+        assert_eq!(scores, vec![16, 8, 0, -8, -16]);
+        assert_eq!((0..5).map(|i| report.score(i)).sum::<i64>(), 0);
+        let ratings = report.ratings();
+        assert!(order.windows(2).all(|w| ratings[w[0]].elo > ratings[w[1]].elo));
+        assert!(ratings.iter().map(|r| r.elo).sum::<f64>().abs() < 1e-6);
+    }
+
+    #[test]
+    fn every_pairing_plays_both_colours_from_the_same_openings() {
+        let players: Vec<Player> = (0..4).map(|i| player(&format!("p{i}"), i)).collect();
+        let (report, records) = play(&players, 3);
+        for (p, &(i, j)) in pairings(4).iter().enumerate() {
+            let games = &records[p * 6..(p + 1) * 6];
+            for (k, two) in games.chunks(2).enumerate() {
+                assert_eq!(
+                    (two[0].black.as_str(), two[0].white.as_str()),
+                    (players[i].name.as_str(), players[j].name.as_str())
+                );
+                assert_eq!(
+                    (two[1].black.as_str(), two[1].white.as_str()),
+                    (players[j].name.as_str(), players[i].name.as_str())
+                );
+                assert_eq!((two[0].opening, two[1].opening), (Some(k % 2), Some(k % 2)));
+                assert_eq!(two[0].seed, two[1].seed);
+            }
+            let r = &report.results[p];
+            assert_eq!((r.a_black.games(), r.a_white.games()), (3, 3));
+        }
+        let seeds: std::collections::HashSet<_> = records.iter().map(|r| r.seed).collect();
+        assert_eq!(seeds.len(), 6 * 3, "one seed per pair");
+    }
+
+    #[test]
+    fn draws_score_zero_and_the_tables_show_them() {
+        let players = vec![player("a", 10), player("b", 10), player("c", 20)];
+        let (report, _) = play(&players, 1);
+        assert_eq!(report.head_to_head(0, 1), Some(Wdl::new(0, 2, 0)));
+        assert_eq!(report.head_to_head(2, 0), Some(Wdl::new(2, 0, 0)));
+        assert_eq!(report.head_to_head(0, 2), Some(Wdl::new(0, 0, 2)));
+        assert_eq!(report.head_to_head(1, 1), None);
+        assert_eq!((report.score(0), report.score(1), report.score(2)), (-2, -2, 4));
+        let t = report.score_table();
+        assert_eq!(t.header, ["#", "player", "1", "2", "3", "score", "games"]);
+        assert_eq!(t.rows[0], ["1", "c", "x", "+2", "+2", "+4", "4"]);
+        assert_eq!(t.rows[1][2..5], ["-2", "x", "0"]);
+        let r = report.rating_table();
+        assert_eq!(r.rows[0][1], "c");
+        assert_eq!(r.rows[0][4..9], ["4", "4", "0", "0", "100.0%"]);
+        assert!(r.to_text().contains("Elo"));
+        // c won both colours against a and b; a and b drew: 2 Black wins, 2 White wins, 2 draws.
+        assert_eq!(report.colour_results(), (2, 2, 2));
+    }
+
+    #[test]
+    fn too_few_players_is_an_error() {
+        let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+        let e = run_tournament(&Mock, &[player("a", 1)], &suite(), &TournamentConfig { pairs: 1, seed: 1 }, &p);
+        assert!(e.is_err());
+    }
+}

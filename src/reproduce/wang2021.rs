@@ -1,0 +1,275 @@
+//! Wang Hongfei et al. 2021 (seed 003): road evaluation against pattern evaluation, PVS
+//! against plain alpha-beta and PVS against UCT, each at equal time per move, with the win
+//! rate of the first player's side counted separately as first player (Black) and as second
+//! (White), as the paper's table does.
+
+use anyhow::{Context, Result};
+
+use crate::arena::game::{EngineReferee, GameSettings};
+use crate::arena::matches::{MatchConfig, MatchReport};
+use crate::commands::bench::BENCH_POSITIONS;
+use crate::commands::matches::play_match;
+use crate::commands::split_moves;
+use crate::game::connect::eval::EvalKind;
+use crate::game::connect::notation::board_from_record_moves;
+use crate::game::connect::Rules;
+use crate::player::Player;
+use crate::report::progress::format_duration;
+use crate::report::table::{elo, percent, Table};
+use crate::reproduce::{estimate_secs, game_ms, suite, wilson95, Reproduction, Setup};
+use crate::search::{Engine, EngineConfig, Limits, SearchKind};
+
+/// One row pair of the paper's table: the stronger configuration (always road evaluation with
+/// PVS) against another, and the paper's (games, wins) as first and as second player.
+pub struct PaperRow {
+    pub name: &'static str,
+    pub other_search: SearchKind,
+    pub other_eval: EvalKind,
+    pub first: (u64, u64),
+    pub second: (u64, u64),
+}
+
+/// The paper's numbers (`papers.md`, seed 003).
+pub const PAPER: [PaperRow; 3] = [
+    PaperRow {
+        name: "road eval vs pattern eval",
+        other_search: SearchKind::Pvs,
+        other_eval: EvalKind::Patterns,
+        first: (573, 521),
+        second: (351, 304),
+    },
+    PaperRow {
+        name: "PVS vs alpha-beta",
+        other_search: SearchKind::Alphabeta,
+        other_eval: EvalKind::Roads,
+        first: (784, 779),
+        second: (653, 646),
+    },
+    PaperRow {
+        name: "PVS vs UCTS (MCTS/UCT)",
+        other_search: SearchKind::Mcts,
+        other_eval: EvalKind::Roads,
+        first: (637, 586),
+        second: (462, 402),
+    },
+];
+
+const OPENINGS: u64 = 1;
+const MATCH: u64 = 2;
+
+/// Sizes of the experiment.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Game pairs per row.
+    pub pairs: usize,
+    /// Every player's budget per move (the paper: equal time).
+    pub limits: Limits,
+}
+
+impl Options {
+    /// About the paper's game counts (it played 924 to 1437 games per row): 300 pairs per row,
+    /// one second per move.
+    pub fn full() -> Options {
+        Options { pairs: 300, limits: Limits::time_ms(1000) }
+    }
+
+    /// Minutes on two cores: 30 pairs per row at 100 ms per move.
+    pub fn quick() -> Options {
+        Options { pairs: 30, limits: Limits::time_ms(100) }
+    }
+}
+
+/// The two players of a row: road evaluation with PVS, and the row's other configuration, both
+/// with the default weights of their evaluation.
+pub fn players(row: &PaperRow, limits: Limits) -> (Player, Player) {
+    let rules = Rules::CONNECT6;
+    let config = |search, eval| EngineConfig { search, eval, ..EngineConfig::default() };
+    let name = |search: SearchKind, eval: EvalKind| format!("{}+{}", search.name(), eval.name());
+    let a = Player::new(
+        name(SearchKind::Pvs, EvalKind::Roads),
+        EvalKind::Roads.schema(rules).defaults(),
+        config(SearchKind::Pvs, EvalKind::Roads),
+        limits,
+    );
+    let b = Player::new(
+        name(row.other_search, row.other_eval),
+        row.other_eval.schema(rules).defaults(),
+        config(row.other_search, row.other_eval),
+        limits,
+    );
+    (a, b)
+}
+
+/// True when `--search mcts` in this build reports a search depth, which UCT does not (its
+/// results say depth 0): then MCTS is still the placeholder that searches like PVS.
+pub fn mcts_is_placeholder() -> Result<bool> {
+    let rules = Rules::CONNECT6;
+    let weights = EvalKind::Roads.schema(rules).defaults();
+    let mut engine =
+        Engine::new(EngineConfig { search: SearchKind::Mcts, tt_mib: 1, ..EngineConfig::default() }, &weights);
+    let mut board = board_from_record_moves(rules, &split_moves(BENCH_POSITIONS[0])).context("bench position")?;
+    Ok(engine.search(&mut board, &Limits::nodes(200)).depth > 0)
+}
+
+/// Runs the three matches; writes the tables into `setup.out`.
+pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
+    let rules = Rules::CONNECT6;
+    let settings = GameSettings::default();
+    let referee = EngineReferee { settings };
+    let openings = suite(rules, options.pairs, setup.seed_for(OPENINGS));
+    let games = 2 * options.pairs * PAPER.len();
+    if !setup.quiet() {
+        setup.say(&format!(
+            "wang2021: 3 matches of {} pairs ({} games in all), every player {} per move, default weights",
+            options.pairs,
+            games,
+            options.limits.describe()
+        ));
+        let ms: f64 = PAPER
+            .iter()
+            .map(|row| {
+                let (a, b) = players(row, options.limits);
+                game_ms(&a, &b, &openings, &settings, 1)
+            })
+            .sum::<f64>()
+            / PAPER.len() as f64;
+        setup.say(&format!(
+            "estimate: about {:.0} ms per game, {} on {} threads",
+            ms,
+            format_duration(std::time::Duration::from_secs_f64(estimate_secs(games, ms))),
+            rayon::current_num_threads()
+        ));
+    }
+    let placeholder = mcts_is_placeholder()?;
+    let mut reports = Vec::new();
+    for (k, row) in PAPER.iter().enumerate() {
+        let (a, b) = players(row, options.limits);
+        setup.say(&format!("{}:", row.name));
+        let config = MatchConfig { pairs: options.pairs, seed: setup.seed_for(MATCH + k as u64), sprt: None };
+        let report = play_match(&referee, &a, &b, &openings, &config, setup.mode, false, &mut |_| Ok(()))?;
+        reports.push(report);
+    }
+    let mut out = Reproduction::new(format!(
+        "Wang Hongfei et al. 2021: win rates at equal time per move ({}), ours beside the paper's",
+        options.limits.describe()
+    ));
+    out.add("wang2021", side_table(&reports, placeholder));
+    out.add("matches", match_table(&reports));
+    std::fs::create_dir_all(&setup.out).with_context(|| format!("{}: cannot create", setup.out.display()))?;
+    out.write(&setup.out)?;
+    Ok(out)
+}
+
+/// The paper's table with ours beside it: per row and side, games, wins and the win rate.
+pub fn side_table(reports: &[MatchReport], mcts_placeholder: bool) -> Table {
+    let mut t = Table::new(
+        "Wins of the first-named side (roads + PVS) as first player (Black) and second (White)",
+        &[
+            "match",
+            "side",
+            "paper games",
+            "paper wins",
+            "paper win rate",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "win rate",
+            "95% CI",
+        ],
+    );
+    t.set_align(1, crate::report::table::Align::Left);
+    for (row, r) in PAPER.iter().zip(reports) {
+        for (side, paper, ours) in [("first", row.first, r.a_black), ("second", row.second, r.a_white)] {
+            let (lo, hi) = wilson95(ours.wins, ours.games());
+            t.row(vec![
+                row.name.into(),
+                side.into(),
+                paper.0.to_string(),
+                paper.1.to_string(),
+                percent(paper.1 as f64, paper.0 as f64),
+                ours.games().to_string(),
+                ours.wins.to_string(),
+                ours.draws.to_string(),
+                ours.losses.to_string(),
+                percent(ours.wins as f64, ours.games() as f64),
+                if ours.games() > 0 { format!("{:.1}-{:.1}%", 100.0 * lo, 100.0 * hi) } else { "-".into() },
+            ]);
+        }
+    }
+    t.note("Win rate = wins / games of that side; 95% CI is Wilson's score interval of our win rate.");
+    let games: u64 = reports.iter().map(|r| r.wdl.games()).sum();
+    let black: u64 = reports.iter().map(|r| r.black_wins).sum();
+    t.note(format!(
+        "In all our games the first player (Black) won {}: a large share either way means the colour to move after \
+         the openings decides more games than the engines do.",
+        percent(black as f64, games as f64)
+    ));
+    if mcts_placeholder {
+        t.note(
+            "Note: `--search mcts` in this build still reports a search depth, i.e. it is the placeholder \
+             that searches like PVS; the UCT rows then compare PVS with PVS.",
+        );
+    }
+    t
+}
+
+/// Each match as a whole: W/D/L, score, Elo with its interval, LOS, and how often each colour
+/// won (the paper gives none of these).
+pub fn match_table(reports: &[MatchReport]) -> Table {
+    let mut t = Table::new(
+        "The matches as a whole (first-named side's view)",
+        &["match", "games", "W", "D", "L", "score", "Elo", "95% CI", "LOS", "Black won", "time"],
+    );
+    for (row, r) in PAPER.iter().zip(reports) {
+        let w = &r.wdl;
+        let (lo, hi) = w.elo_ci95();
+        t.row(vec![
+            format!("{} ({} vs {})", row.name, r.a, r.b),
+            w.games().to_string(),
+            w.wins.to_string(),
+            w.draws.to_string(),
+            w.losses.to_string(),
+            percent(w.points(), w.games() as f64),
+            elo(w.elo()),
+            format!("{} .. {}", elo(lo), elo(hi)),
+            percent(w.los(), 1.0),
+            percent(r.black_wins as f64, w.games() as f64),
+            format!("{:.1}s", r.elapsed.as_secs_f64()),
+        ]);
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::progress::ProgressMode;
+
+    #[test]
+    fn the_papers_win_rates_are_its_counts() {
+        let printed = [90.92, 86.61, 99.36, 98.93, 91.99, 87.01];
+        let ours: Vec<f64> =
+            PAPER.iter().flat_map(|r| [r.first, r.second]).map(|(g, w)| 100.0 * w as f64 / g as f64).collect();
+        for (p, o) in printed.iter().zip(&ours) {
+            assert!((p - o).abs() < 0.005, "{p} vs {o}");
+        }
+    }
+
+    #[test]
+    fn tiny_experiment_runs_end_to_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let setup = Setup { out: dir.path().to_path_buf(), seed: 1, mode: ProgressMode::Hidden };
+        let r = run(&Options { pairs: 1, limits: Limits::depth(1) }, &setup).unwrap();
+        let t = &r.tables[0].1;
+        assert_eq!(t.rows.len(), 6);
+        assert_eq!(t.rows[0][..5], ["road eval vs pattern eval", "first", "573", "521", "90.9%"]);
+        assert!(t.rows.iter().all(|row| row[5] == "1"), "one game per side per row");
+        assert_eq!(r.tables[1].1.rows.len(), 3);
+        for f in ["wang2021.csv", "wang2021.md", "matches.csv", "matches.md", "report.md"] {
+            assert!(dir.path().join(f).exists(), "{f} missing");
+        }
+        let csv = std::fs::read_to_string(dir.path().join("wang2021.csv")).unwrap();
+        assert!(csv.starts_with("match,side,paper games,paper wins,paper win rate,games,wins"), "{csv}");
+    }
+}
