@@ -404,6 +404,17 @@ pub struct OpeningsArgs {
     /// Turns per opening.
     #[arg(long, default_value_t = 3)]
     pub turns: usize,
+    /// `played` (the move generator's best moves, drawn at random) or `random` (stones
+    /// uniformly near the centre).
+    #[arg(long, value_enum, default_value_t = crate::arena::openings::OpeningMethod::Played)]
+    pub method: crate::arena::openings::OpeningMethod,
+    /// `played`: how many of the generator's best moves each turn draws from.
+    #[arg(long, default_value_t = 8)]
+    pub top: usize,
+    /// Keep openings whose static evaluation (default road weights, side to move) is within
+    /// this of even.
+    #[arg(long, default_value_t = 200)]
+    pub balance: i32,
     /// Seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

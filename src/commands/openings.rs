@@ -8,7 +8,15 @@ use crate::game::connect::Rules;
 
 pub fn run(args: &OpeningsArgs) -> Result<()> {
     anyhow::ensure!(args.count >= 1 && args.turns >= 1, "--count and --turns must be at least 1");
-    let config = OpeningConfig { count: args.count, turns: args.turns, ..OpeningConfig::default() };
+    let config =
+        OpeningConfig {
+        count: args.count,
+        turns: args.turns,
+        method: args.method,
+        top: args.top,
+        balance: args.balance,
+        ..OpeningConfig::default()
+    };
     let suite = OpeningSuite::generate(Rules::CONNECT6, &config, args.seed);
     if suite.len() < args.count {
         eprintln!("only {} distinct balanced openings found", suite.len());

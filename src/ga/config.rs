@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::arena::game::GameSettings;
-use crate::arena::openings::OpeningConfig;
+use crate::arena::openings::{OpeningConfig, OpeningMethod};
 use crate::game::connect::eval::EvalKind;
 use crate::game::connect::movegen::MoveGenConfig;
 use crate::search::{EngineConfig, Limits, SearchKind};
@@ -221,18 +221,35 @@ pub struct OpeningsSection {
     pub turns: usize,
     pub radius: usize,
     pub balance: i32,
+    pub method: OpeningMethod,
+    pub top: usize,
 }
 
 impl Default for OpeningsSection {
     fn default() -> Self {
         let o = OpeningConfig::default();
-        OpeningsSection { file: None, count: o.count, turns: o.turns, radius: o.radius, balance: o.balance }
+        OpeningsSection {
+            file: None,
+            count: o.count,
+            turns: o.turns,
+            radius: o.radius,
+            balance: o.balance,
+            method: o.method,
+            top: o.top,
+        }
     }
 }
 
 impl OpeningsSection {
     pub fn generator(&self) -> OpeningConfig {
-        OpeningConfig { count: self.count, turns: self.turns, radius: self.radius, balance: self.balance }
+        OpeningConfig {
+            count: self.count,
+            turns: self.turns,
+            radius: self.radius,
+            balance: self.balance,
+            method: self.method,
+            top: self.top,
+        }
     }
 }
 
