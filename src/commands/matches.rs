@@ -101,7 +101,7 @@ fn play(
     live: bool,
 ) -> Result<MatchReport> {
     let rules = Rules::CONNECT6;
-    let (suite, settings) = openings_from(openings, rules)?;
+    let (suite, settings) = openings_from(openings, rules, pairs)?;
     let pool = thread_pool(threads)?;
     let referee = EngineReferee { settings };
     let config = MatchConfig { pairs, seed, sprt };

@@ -58,10 +58,23 @@ pub fn player_from(spec: &str, engine: &EngineArgs, rules: Rules) -> Result<Play
 }
 
 /// The opening suite and game settings of a command.
-pub fn openings_from(args: &OpeningArgs, rules: Rules) -> Result<(OpeningSuite, GameSettings)> {
+///
+/// A generated suite has at least as many openings as the command plays pairs (fixed-depth
+/// engines replay a repeated opening move for move, which would count one game many times).
+pub fn openings_from(args: &OpeningArgs, rules: Rules, pairs: usize) -> Result<(OpeningSuite, GameSettings)> {
     let suite = match &args.openings {
         Some(path) => OpeningSuite::load(path, rules)?,
-        None => OpeningSuite::generate(rules, &OpeningConfig::default(), args.opening_seed),
+        None => {
+            let config = OpeningConfig { count: pairs.max(OpeningConfig::default().count), ..OpeningConfig::default() };
+            let suite = OpeningSuite::generate(rules, &config, args.opening_seed);
+            if suite.len() < pairs {
+                eprintln!(
+                    "note: only {} distinct openings for {pairs} pairs; some openings are played more than once",
+                    suite.len()
+                );
+            }
+            suite
+        }
     };
     Ok((suite, GameSettings { max_turns: args.max_turns }))
 }

@@ -24,7 +24,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         .map(|(k, spec)| player_from(spec, &args.engine, rules).with_context(|| format!("player {} (`{spec}`)", k + 1)))
         .collect::<Result<Vec<Player>>>()?;
     unique_names(&mut players);
-    let (suite, settings) = openings_from(&args.openings, rules)?;
+    let (suite, settings) = openings_from(&args.openings, rules, args.pairs as usize)?;
     let pool = thread_pool(args.threads)?;
     let config = TournamentConfig { pairs: args.pairs as usize, seed: args.seed };
     let referee = EngineReferee { settings };

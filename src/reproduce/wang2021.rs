@@ -7,17 +7,14 @@ use anyhow::{Context, Result};
 
 use crate::arena::game::{EngineReferee, GameSettings};
 use crate::arena::matches::{MatchConfig, MatchReport};
-use crate::commands::bench::BENCH_POSITIONS;
 use crate::commands::matches::play_match;
-use crate::commands::split_moves;
 use crate::game::connect::eval::EvalKind;
-use crate::game::connect::notation::board_from_record_moves;
 use crate::game::connect::Rules;
 use crate::player::Player;
 use crate::report::progress::format_duration;
 use crate::report::table::{elo, percent, Table};
 use crate::reproduce::{estimate_secs, game_ms, suite, wilson95, Reproduction, Setup};
-use crate::search::{Engine, EngineConfig, Limits, SearchKind};
+use crate::search::{EngineConfig, Limits, SearchKind};
 
 /// One row pair of the paper's table: the stronger configuration (always road evaluation with
 /// PVS) against another, and the paper's (games, wins) as first and as second player.
@@ -100,17 +97,6 @@ pub fn players(row: &PaperRow, limits: Limits) -> (Player, Player) {
     (a, b)
 }
 
-/// True when `--search mcts` in this build reports a search depth, which UCT does not (its
-/// results say depth 0): then MCTS is still the placeholder that searches like PVS.
-pub fn mcts_is_placeholder() -> Result<bool> {
-    let rules = Rules::CONNECT6;
-    let weights = EvalKind::Roads.schema(rules).defaults();
-    let mut engine =
-        Engine::new(EngineConfig { search: SearchKind::Mcts, tt_mib: 1, ..EngineConfig::default() }, &weights);
-    let mut board = board_from_record_moves(rules, &split_moves(BENCH_POSITIONS[0])).context("bench position")?;
-    Ok(engine.search(&mut board, &Limits::nodes(200)).depth > 0)
-}
-
 /// Runs the three matches; writes the tables into `setup.out`.
 pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let rules = Rules::CONNECT6;
@@ -140,7 +126,6 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
             rayon::current_num_threads()
         ));
     }
-    let placeholder = mcts_is_placeholder()?;
     let mut reports = Vec::new();
     for (k, row) in PAPER.iter().enumerate() {
         let (a, b) = players(row, options.limits);
@@ -153,7 +138,7 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
         "Wang Hongfei et al. 2021: win rates at equal time per move ({}), ours beside the paper's",
         options.limits.describe()
     ));
-    out.add("wang2021", side_table(&reports, placeholder));
+    out.add("wang2021", side_table(&reports));
     out.add("matches", match_table(&reports));
     std::fs::create_dir_all(&setup.out).with_context(|| format!("{}: cannot create", setup.out.display()))?;
     out.write(&setup.out)?;
@@ -161,7 +146,7 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
 }
 
 /// The paper's table with ours beside it: per row and side, games, wins and the win rate.
-pub fn side_table(reports: &[MatchReport], mcts_placeholder: bool) -> Table {
+pub fn side_table(reports: &[MatchReport]) -> Table {
     let mut t = Table::new(
         "Wins of the first-named side (roads + PVS) as first player (Black) and second (White)",
         &[
@@ -205,12 +190,6 @@ pub fn side_table(reports: &[MatchReport], mcts_placeholder: bool) -> Table {
          the openings decides more games than the engines do.",
         percent(black as f64, games as f64)
     ));
-    if mcts_placeholder {
-        t.note(
-            "Note: `--search mcts` in this build still reports a search depth, i.e. it is the placeholder \
-             that searches like PVS; the UCT rows then compare PVS with PVS.",
-        );
-    }
     t
 }
 
