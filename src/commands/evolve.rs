@@ -124,7 +124,7 @@ fn prepare(args: &EvolveArgs) -> Result<(EvolveConfig, RunState, RunPaths)> {
     }
     let suite = opening_suite(&config)?;
     let referee = EngineReferee { settings: config.games };
-    let state = Evolver::new(&config, &suite, &referee).initial_state()?;
+    let state = Evolver::new(&config, &suite, &referee)?.initial_state()?;
     Ok((config, state, paths))
 }
 
@@ -176,7 +176,7 @@ pub fn run_loop(
     threads: usize,
     handle_ctrl_c: bool,
 ) -> Result<Option<PathBuf>> {
-    let evolver = Evolver::new(config, suite, referee);
+    let evolver = Evolver::new(config, suite, referee)?;
     std::fs::create_dir_all(&paths.populations)
         .with_context(|| format!("{}: cannot create", paths.populations.display()))?;
     std::fs::create_dir_all(paths.results.join("champions"))

@@ -117,7 +117,7 @@ mod tests {
     #[test]
     fn round_trip_and_pruning() {
         let (config, suite, referee) = mock_setup();
-        let ev = Evolver::new(&config, &suite, &referee);
+        let ev = Evolver::new(&config, &suite, &referee).unwrap();
         let mut state = ev.initial_state().unwrap();
         let dir = tempfile::tempdir().unwrap();
         let output = OutputConfig { keep_last: 2, keep_every: 3, ..OutputConfig::default() };
@@ -136,7 +136,7 @@ mod tests {
     #[test]
     fn corrupt_and_truncated_checkpoints_are_refused() {
         let (config, suite, referee) = mock_setup();
-        let ev = Evolver::new(&config, &suite, &referee);
+        let ev = Evolver::new(&config, &suite, &referee).unwrap();
         let state = ev.initial_state().unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = save(dir.path(), &config, &state, &OutputConfig::default()).unwrap();

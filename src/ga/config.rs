@@ -260,13 +260,16 @@ pub struct HallOfFameConfig {
     /// Each individual also plays the most recent `opponents` distinct champions (0: off).
     /// Group fitness is relative; fixed opponents anchor it across generations.
     pub opponents: usize,
-    /// Game pairs against each of them.
+    /// Game pairs against each of them, and against each anchor.
     pub pairs: usize,
+    /// Fixed reference opponents every individual also plays, every generation: weight files
+    /// or built-in tables (`defaults`, `random:SEED`). They make fitness partly absolute.
+    pub anchors: Vec<String>,
 }
 
 impl Default for HallOfFameConfig {
     fn default() -> Self {
-        HallOfFameConfig { opponents: 0, pairs: 1 }
+        HallOfFameConfig { opponents: 0, pairs: 1, anchors: Vec::new() }
     }
 }
 
@@ -387,8 +390,8 @@ impl EvolveConfig {
         if self.openings.file.is_none() && (self.openings.count == 0 || self.openings.turns == 0) {
             bail!("[openings] count and turns must be at least 1");
         }
-        if self.hall_of_fame.opponents > 0 && self.hall_of_fame.pairs == 0 {
-            bail!("[hall_of_fame] pairs = 0: must be at least 1 when opponents > 0");
+        if (self.hall_of_fame.opponents > 0 || !self.hall_of_fame.anchors.is_empty()) && self.hall_of_fame.pairs == 0 {
+            bail!("[hall_of_fame] pairs = 0: must be at least 1 when opponents > 0 or anchors are given");
         }
         if self.output.keep_last == 0 {
             bail!("[output] keep_last = 0: keep at least the last checkpoint");
@@ -403,7 +406,8 @@ impl EvolveConfig {
         let (small, big) = (m / n, m / n + 1);
         let bigs = m % n;
         let pairings = (n - bigs) * small * (small - 1) / 2 + bigs * big * (big - 1) / 2;
-        2 * self.pairs * pairings + 2 * self.hall_of_fame.pairs * m * hall_of_fame.min(self.hall_of_fame.opponents)
+        let fixed = hall_of_fame.min(self.hall_of_fame.opponents) + self.hall_of_fame.anchors.len();
+        2 * self.pairs * pairings + 2 * self.hall_of_fame.pairs * m * fixed
     }
 }
 

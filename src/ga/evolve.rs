@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -82,6 +82,7 @@ impl GenerationResult {
 enum Seat {
     Member(usize),
     Hall(usize),
+    Anchor(usize),
 }
 
 /// One run's fixed inputs: config, schema, openings and the referee that plays the games.
@@ -90,12 +91,21 @@ pub struct Evolver<'a> {
     pub schema: &'static Schema,
     pub suite: &'a OpeningSuite,
     pub referee: &'a dyn Referee,
+    /// The fixed reference opponents of `[hall_of_fame] anchors`.
+    anchors: Vec<Player>,
 }
 
 impl<'a> Evolver<'a> {
-    pub fn new(config: &'a EvolveConfig, suite: &'a OpeningSuite, referee: &'a dyn Referee) -> Evolver<'a> {
+    /// Fails only when an anchor's weight table cannot be loaded.
+    pub fn new(config: &'a EvolveConfig, suite: &'a OpeningSuite, referee: &'a dyn Referee) -> Result<Evolver<'a>> {
         let schema = config.eval.schema(suite.rules);
-        Evolver { config, schema, suite, referee }
+        let mut ev = Evolver { config, schema, suite, referee, anchors: Vec::new() };
+        for spec in &config.hall_of_fame.anchors {
+            let (w, _, _) = crate::player::load_weights(spec, Some(config.eval), suite.rules)
+                .with_context(|| format!("[hall_of_fame] anchors: `{spec}`"))?;
+            ev.anchors.push(ev.player(format!("anchor-{}", crate::player::player_name(spec)), w.values()));
+        }
+        Ok(ev)
     }
 
     /// Generation 0: the initial population, nothing played.
@@ -172,6 +182,9 @@ impl<'a> Evolver<'a> {
             for &h in &opponents {
                 add_pairs(Seat::Member(i), Seat::Hall(h), config.hall_of_fame.pairs, &mut opening_rng);
             }
+            for a in 0..self.anchors.len() {
+                add_pairs(Seat::Member(i), Seat::Anchor(a), config.hall_of_fame.pairs, &mut opening_rng);
+            }
         }
 
         let members: Vec<Player> =
@@ -184,6 +197,7 @@ impl<'a> Evolver<'a> {
         let seat = |s: Seat| match s {
             Seat::Member(i) => &members[i],
             Seat::Hall(h) => &hall[h],
+            Seat::Anchor(a) => &self.anchors[a],
         };
         let jobs: Vec<GameJob> = seats
             .iter()
@@ -370,7 +384,7 @@ pub(crate) mod tests {
         referee: &TargetReferee,
         gens: u32,
     ) -> (RunState, Vec<GenerationResult>) {
-        let ev = Evolver::new(config, suite, referee);
+        let ev = Evolver::new(config, suite, referee).unwrap();
         let mut state = ev.initial_state().unwrap();
         let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
         let results = (0..gens).map(|_| ev.play_generation(&mut state, &p)).collect();
@@ -402,7 +416,7 @@ pub(crate) mod tests {
     #[test]
     fn evolution_approaches_the_mock_target() {
         let (config, suite, referee) = mock_setup();
-        let ev = Evolver::new(&config, &suite, &referee);
+        let ev = Evolver::new(&config, &suite, &referee).unwrap();
         let start = ev.initial_state().unwrap();
         let first_best =
             start.population.iter().map(|i| referee.distance(&i.weights(ev.schema))).fold(f64::MAX, f64::min);
@@ -436,6 +450,21 @@ pub(crate) mod tests {
             state
         };
         assert_eq!(on(1), on(3));
+    }
+
+    #[test]
+    fn anchors_play_everyone_every_generation() {
+        let (mut config, suite, referee) = mock_setup();
+        config.hall_of_fame.anchors = vec!["defaults".into(), "random:3".into()];
+        let (_, results) = run(&config, &suite, &referee, 2);
+        for r in &results {
+            assert_eq!(r.records.len(), 60 + 2 * 2 * 20);
+            let vs_defaults = r.records.iter().filter(|g| g.black == "anchor-defaults" || g.white == "anchor-defaults");
+            assert_eq!(vs_defaults.count(), 40);
+        }
+        config.hall_of_fame.anchors = vec!["no/such/file.toml".into()];
+        let e = format!("{:#}", Evolver::new(&config, &suite, &referee).err().unwrap());
+        assert!(e.contains("[hall_of_fame] anchors") && e.contains("no/such/file.toml"), "{e}");
     }
 
     #[test]

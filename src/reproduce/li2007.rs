@@ -320,7 +320,7 @@ fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
         }
         state
     } else {
-        Evolver::new(config, &suite, &referee).initial_state()?
+        Evolver::new(config, &suite, &referee)?.initial_state()?
     };
     if state.generation >= config.generations {
         return Ok(());
