@@ -464,9 +464,13 @@ mod tests {
         c.population = 10;
         c.groups = 3; // groups of 4, 3, 3: 6 + 3 + 3 pairings
         c.pairs = 1;
+        c.hall_of_fame.opponents = 0;
+        c.hall_of_fame.anchors.clear();
         assert_eq!(c.games_per_generation(0), 24);
         c.hall_of_fame.opponents = 2;
         assert_eq!(c.games_per_generation(5), 24 + 2 * 10 * 2);
         assert_eq!(c.games_per_generation(1), 24 + 2 * 10);
+        c.hall_of_fame.anchors = vec!["defaults".into()];
+        assert_eq!(c.games_per_generation(1), 24 + 2 * 10 * 2);
     }
 }
