@@ -23,7 +23,8 @@ use crate::game::connect::{Board, Cell, Rules};
 pub struct OpeningConfig {
     /// Openings in the suite.
     pub count: usize,
-    /// Turns of each opening (Connect6: 2 turns = Black's first stone and White's pair).
+    /// Turns of each opening (Connect6: 3 turns = Black's first stone, White's pair, Black's
+    /// pair; White to move).
     pub turns: usize,
     /// Black's first stone (`played`), or every stone (`random`), goes within this
     /// (Chebyshev) distance of the centre.
@@ -50,7 +51,7 @@ pub enum OpeningMethod {
 
 impl Default for OpeningConfig {
     fn default() -> Self {
-        OpeningConfig { count: 64, turns: 2, radius: 3, balance: 200, method: OpeningMethod::Played, top: 16 }
+        OpeningConfig { count: 64, turns: 3, radius: 3, balance: 200, method: OpeningMethod::Played, top: 16 }
     }
 }
 
@@ -65,11 +66,12 @@ impl OpeningSuite {
     /// Generates up to `config.count` distinct openings (no two equal up to the board's eight
     /// symmetries) from `seed`, with no threat on the board (see [`OpeningMethod`]).
     ///
-    /// Why `played` openings of two turns are the default: with uniformly random stones, or
-    /// with more turns, the side to move after the opening won most games between equal
-    /// engines (75-90% at depth 2-3), so most game pairs split 1-1 whoever played better;
-    /// two played turns leave the first player winning about 54% (measured: `evotune match
-    /// --a defaults --b random:3 --pairs 100 --depth 3`), and far more pairs are decided.
+    /// Why `played` openings of three turns are the default (measured with `evotune match
+    /// --a defaults --b defaults|random:3 --pairs 30..100` at several budgets): with uniformly
+    /// random stones the side to move won 75-90% of the games between equal engines, so most
+    /// game pairs split 1-1 whoever played better. Two played turns (Black to move) were fair
+    /// at depth 3 (54%) but Black won 90% at 100 ms per move; three played turns gave the
+    /// first player 60%, 37%, 51%, 45% and 36% at depth 2, 3, 4, 100 ms and 300 ms.
     pub fn generate(rules: Rules, config: &OpeningConfig, seed: u64) -> OpeningSuite {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let eval = RoadEval::new(&EvalKind::Roads.schema(rules).defaults());
@@ -243,9 +245,9 @@ mod tests {
     #[test]
     fn played_suites_are_legal_distinct_and_reproducible() {
         let config = OpeningConfig { count: 40, ..OpeningConfig::default() };
-        check_suite(&config, 3);
+        check_suite(&OpeningConfig { turns: 2, ..config }, 3);
         // Every white pair is among the generator's best moves after Black's stone.
-        let a = check_suite(&OpeningConfig { count: 20, turns: 3, ..config }, 5);
+        let a = check_suite(&OpeningConfig { count: 20, ..config }, 5);
         let mut g = MoveGen::new(MoveGenConfig { width: config.top, ..MoveGenConfig::default() }, &Board::new(Rules::CONNECT6));
         for o in &a.openings {
             let b = board_from_record_moves(Rules::CONNECT6, &o[..1]).unwrap();

@@ -2,8 +2,11 @@
 //! colours swapped), all games in one parallel batch, scored as Li Guo 2007 scores its
 //! experiment (+1 a win, −1 a loss, 0 a draw) and rated by Bradley–Terry Elo.
 //!
-//! Pair k of every pairing starts from opening k of the suite, so no player is favoured by an
-//! easier draw of openings. Each game's seed is derived from (seed, pairing, pair), never from
+//! Pair k of pairing p starts from opening p·pairs + k of the suite (wrapping around), so the
+//! tournament spreads over as many openings as it has game pairs rather than resting on a
+//! few: with one pair per pairing, as in Li Guo 2007, a shared opening would make the whole
+//! table one opening's verdict. Colours are swapped inside every pair, so no player gets the
+//! better side of an opening. Each game's seed is derived from (seed, pairing, pair), never from
 //! the thread or the finishing order, so a tournament of deterministic engines gives the same
 //! tables on any number of threads.
 
@@ -55,7 +58,7 @@ pub fn schedule(n_players: usize, suite_len: usize, config: &TournamentConfig) -
     let mut games = Vec::new();
     for (p, (i, j)) in pairings(n_players).into_iter().enumerate() {
         for k in 0..config.pairs {
-            let opening = k % suite_len.max(1);
+            let opening = (p * config.pairs + k) % suite_len.max(1);
             let seed = derive_seed(&[config.seed, p as u64, k as u64]);
             games.push(Scheduled { pairing: p, pair: k, black: i, white: j, opening, seed });
             games.push(Scheduled { pairing: p, pair: k, black: j, white: i, opening, seed });
@@ -357,7 +360,7 @@ mod tests {
     }
 
     #[test]
-    fn every_pairing_plays_both_colours_from_the_same_openings() {
+    fn every_pairing_plays_both_colours_of_its_own_openings() {
         let players: Vec<Player> = (0..4).map(|i| player(&format!("p{i}"), i)).collect();
         let (report, records) = play(&players, 3);
         for (p, &(i, j)) in pairings(4).iter().enumerate() {
@@ -371,7 +374,8 @@ mod tests {
                     (two[1].black.as_str(), two[1].white.as_str()),
                     (players[j].name.as_str(), players[i].name.as_str())
                 );
-                assert_eq!((two[0].opening, two[1].opening), (Some(k % 2), Some(k % 2)));
+                let opening = Some((p * 3 + k) % 2);
+                assert_eq!((two[0].opening, two[1].opening), (opening, opening));
                 assert_eq!(two[0].seed, two[1].seed);
             }
             let r = &report.results[p];
