@@ -13,8 +13,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::game::connect::eval::roads::RoadEval;
 use crate::game::connect::eval::EvalKind;
-use crate::game::connect::notation::{board_from_record_moves, record_moves};
 use crate::game::connect::movegen::{MoveGen, MoveGenConfig, Situation};
+use crate::game::connect::notation::{board_from_record_moves, record_moves};
 use crate::game::connect::{Board, Cell, Rules};
 
 /// How a suite is generated.
@@ -171,7 +171,13 @@ fn random_opening(rules: Rules, area: &[(i32, i32)], stones: usize, rng: &mut Ch
 /// A first stone within `radius` of the centre, then for each turn one of the generator's
 /// `top` best moves at random. Stops early (and is then rejected by the caller's checks)
 /// if a threat appears.
-fn played_opening(rules: Rules, config: &OpeningConfig, area: &[(i32, i32)], movegen: &mut MoveGen, rng: &mut ChaCha8Rng) -> Board {
+fn played_opening(
+    rules: Rules,
+    config: &OpeningConfig,
+    area: &[(i32, i32)],
+    movegen: &mut MoveGen,
+    rng: &mut ChaCha8Rng,
+) -> Board {
     let mut board = Board::new(rules);
     let (x, y) = area[rng.random_range(0..area.len())];
     board.play(board.cell(x as usize, y as usize));
@@ -248,7 +254,8 @@ mod tests {
         check_suite(&OpeningConfig { turns: 2, ..config }, 3);
         // Every white pair is among the generator's best moves after Black's stone.
         let a = check_suite(&OpeningConfig { count: 20, ..config }, 5);
-        let mut g = MoveGen::new(MoveGenConfig { width: config.top, ..MoveGenConfig::default() }, &Board::new(Rules::CONNECT6));
+        let mut g =
+            MoveGen::new(MoveGenConfig { width: config.top, ..MoveGenConfig::default() }, &Board::new(Rules::CONNECT6));
         for o in &a.openings {
             let b = board_from_record_moves(Rules::CONNECT6, &o[..1]).unwrap();
             let mut moves = Vec::new();

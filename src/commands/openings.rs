@@ -8,8 +8,7 @@ use crate::game::connect::Rules;
 
 pub fn run(args: &OpeningsArgs) -> Result<()> {
     anyhow::ensure!(args.count >= 1 && args.turns >= 1, "--count and --turns must be at least 1");
-    let config =
-        OpeningConfig {
+    let config = OpeningConfig {
         count: args.count,
         turns: args.turns,
         method: args.method,

@@ -154,7 +154,8 @@ mod tests {
         let mut claimed = 0;
         for line in text.lines() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let moves: Vec<String> = v["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+            let moves: Vec<String> =
+                v["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
             let mut b = board_from_record_moves(Rules::CONNECT6, &moves).unwrap();
             if b.threat_count(b.to_move()) > 0 || b.threat_count(b.to_move().other()) > 0 {
                 continue;

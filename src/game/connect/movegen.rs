@@ -173,8 +173,7 @@ impl ThreatSet {
         let Some(road) = self.first_unhit(chosen) else {
             // Keep the set only if no stone in it is redundant.
             let minimal = (0..chosen.len()).all(|skip| {
-                let rest: Vec<Cell> =
-                    chosen.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, &c)| c).collect();
+                let rest: Vec<Cell> = chosen.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, &c)| c).collect();
                 self.first_unhit(&rest).is_some()
             });
             if minimal {

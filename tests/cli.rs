@@ -1,0 +1,194 @@
+//! The command-line contract that scripts rely on (`product.md`): bench, bestmove, play,
+//! selfplay, match, export, openings, and clear errors on bad input.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_evotune");
+
+/// The node signature of `evotune bench --depth 4`. It changes only when the search or the
+/// move generator changes behaviour; quote the new value in the commit that changes it.
+const BENCH_DEPTH_4_NODES: u64 = 7779;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("run evotune")
+}
+
+fn ok(args: &[&str]) -> (String, String) {
+    let out = run(args);
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned());
+    assert!(out.status.success(), "evotune {args:?} failed:\n{stderr}");
+    (stdout, stderr)
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(1), "evotune {args:?} should fail cleanly");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+fn bench_nodes(stdout: &str) -> u64 {
+    let last = stdout.lines().last().unwrap();
+    let f: Vec<&str> = last.split(' ').collect();
+    assert_eq!((f.len(), f[0], f[1], f[3], f[5]), (7, "bench", "nodes", "nps", "ms"), "{last}");
+    assert!(f[4].parse::<u64>().is_ok() && f[6].parse::<u64>().is_ok(), "{last}");
+    f[2].parse().unwrap()
+}
+
+#[test]
+fn bench_prints_a_deterministic_signature() {
+    let (a, _) = ok(&["bench", "--depth", "4"]);
+    let (b, _) = ok(&["bench", "--depth", "4"]);
+    assert_eq!(bench_nodes(&a), bench_nodes(&b));
+    assert_eq!(bench_nodes(&a), BENCH_DEPTH_4_NODES, "search behaviour changed: update the signature and say so");
+    let (m1, _) = ok(&["bench", "--depth", "1", "--search", "mcts"]);
+    let (m2, _) = ok(&["bench", "--depth", "1", "--search", "mcts"]);
+    assert_eq!(bench_nodes(&m1), bench_nodes(&m2));
+}
+
+#[test]
+fn bestmove_answers_in_record_notation() {
+    let (out, _) = ok(&["bestmove", "--moves", "j10 k11k9", "--depth", "2"]);
+    let first = out.lines().next().unwrap();
+    let stones = first.strip_prefix("bestmove ").expect("first line is bestmove");
+    assert!(stones.len() >= 4 && stones.chars().all(|c| c.is_ascii_alphanumeric()), "{first}");
+    // A win on the board is taken: Black has a4..d4 and plays e4 f4.
+    let (out, _) = ok(&["bestmove", "--moves", "a4 a10a11 b4c4 b10b12 d4s19 c12q19", "--nodes", "1000"]);
+    assert_eq!(out.lines().next(), Some("bestmove e4f4"));
+    for search in ["alphabeta", "mcts"] {
+        let (out, _) = ok(&["bestmove", "--moves", "j10 k11k9", "--search", search, "--nodes", "300"]);
+        assert!(out.starts_with("bestmove "), "{out}");
+    }
+    let e = fails(&["bestmove", "--moves", "j10 j10k9"]);
+    assert!(e.contains("--moves") && e.contains("j10k9"), "{e}");
+    let e = fails(&["bestmove", "--moves", "j10 k11", "--depth", "1"]);
+    assert!(e.contains("k11"), "{e}");
+}
+
+#[test]
+fn bad_weight_files_are_named_with_key_and_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    let (text, _) = ok(&["export", "--weights", "defaults", "--format", "toml"]);
+    std::fs::write(&path, text.replace("own3 = 141", "own3 = -7")).unwrap();
+    let p = path.to_str().unwrap();
+    let e = fails(&["bestmove", "--weights", p, "--depth", "1"]);
+    assert!(e.contains("w.toml") && e.contains("own3") && e.contains("[0, 3000]"), "{e}");
+    std::fs::write(&path, text.replace("own3 = 141", "own3 = 141\nown9 = 3")).unwrap();
+    let e = fails(&["match", "--a", p, "--b", "defaults", "--pairs", "1", "--depth", "1"]);
+    assert!(e.contains("w.toml") && e.contains("own9"), "{e}");
+    let e = fails(&["bestmove", "--weights", "no-such-file.toml"]);
+    assert!(e.contains("no-such-file.toml") && e.contains("defaults"), "{e}");
+    let e = fails(&["bestmove", "--weights", p, "--eval", "patterns"]);
+    assert!(e.contains("eval"), "{e}");
+}
+
+#[test]
+fn play_speaks_the_competition_protocol() {
+    let mut child = Command::new(BIN)
+        .args(["play", "--depth", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"name?\nnew black\nmove KKLL\nfoo\nmove ZZ\nquit\nname?\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "name evotune");
+    assert!(lines[1].starts_with("move ") && lines[1].ends_with("@@"), "{text}");
+    assert!(lines[2].starts_with("move ") && lines[2].len() == 9, "{text}");
+    assert!(lines[3].starts_with("error ") && lines[4].starts_with("error "), "{text}");
+    assert_eq!(lines[5], "Quit!");
+    assert_eq!(lines.len(), 6, "nothing after Quit!: {text}");
+}
+
+#[test]
+fn match_selfplay_export_and_openings_work_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |f: &str| dir.path().join(f).to_str().unwrap().to_string();
+    ok(&["openings", "--count", "3", "--seed", "5", "-o", &d("o.txt")]);
+    let (out, _) = ok(&[
+        "match",
+        "--a",
+        "defaults",
+        "--b",
+        "random:2",
+        "--pairs",
+        "3",
+        "--depth",
+        "1",
+        "--threads",
+        "2",
+        "--openings",
+        &d("o.txt"),
+        "--records",
+        &d("g.jsonl"),
+        "--sgf",
+        &d("g.sgf"),
+    ]);
+    for want in ["6 games, W ", "Elo ", "LOS ", "pentanomial [0, 0.5, 1, 1.5, 2] = [", "as first player (black)"] {
+        assert!(out.contains(want), "{want} missing in:\n{out}");
+    }
+    let records = std::fs::read_to_string(d("g.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 6);
+    let first: serde_json::Value = serde_json::from_str(records.lines().next().unwrap()).unwrap();
+    for field in ["game", "black", "white", "moves", "result", "reason"] {
+        assert!(first.get(field).is_some(), "{field} missing in {first}");
+    }
+    assert!(std::fs::read_to_string(d("g.sgf")).unwrap().starts_with("(;FF[4]GM[Connect6]"));
+    // The same match gives the same games on one thread.
+    ok(&[
+        "match",
+        "--a",
+        "defaults",
+        "--b",
+        "random:2",
+        "--pairs",
+        "3",
+        "--depth",
+        "1",
+        "--threads",
+        "1",
+        "--openings",
+        &d("o.txt"),
+        "--records",
+        &d("g1.jsonl"),
+    ]);
+    let moves = |f: &str| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(f)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["moves"].clone())
+            .collect()
+    };
+    assert_eq!(moves(&d("g.jsonl")), moves(&d("g1.jsonl")));
+    let (out, _) = ok(&[
+        "selfplay",
+        "--a",
+        "defaults",
+        "--b",
+        "defaults",
+        "--games",
+        "3",
+        "--depth",
+        "1",
+        "--records",
+        &d("s.jsonl"),
+    ]);
+    assert!(out.contains("records "));
+    assert_eq!(std::fs::read_to_string(d("s.jsonl")).unwrap().lines().count(), 4, "3 games round up to 2 pairs");
+    // Export round trip: TOML loads back, JSON parses, the C header has the array.
+    ok(&["export", "--weights", "random:7", "--format", "toml", "-o", &d("r.toml")]);
+    let (json, _) = ok(&["export", "--weights", &d("r.toml"), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["eval"], "roads");
+    let e = fails(&["match", "--a", "defaults", "--b", "defaults", "--sprt", "10", "--pairs", "1"]);
+    assert!(e.contains("--sprt"), "{e}");
+}
