@@ -372,6 +372,7 @@ pub(crate) mod tests {
         config.groups = 5;
         config.generations = 40;
         config.hall_of_fame.opponents = 0;
+        config.hall_of_fame.anchors.clear();
         config.pairs = 1;
         let suite = OpeningSuite { rules: Rules::CONNECT6, openings: vec![vec!["j10".into()]] };
         let target: Vec<i32> = config.eval.schema(Rules::CONNECT6).specs.iter().map(|s| (s.min + s.max) / 3).collect();
