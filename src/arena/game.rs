@@ -37,20 +37,9 @@ pub fn play_game(black: &Player, white: &Player, opening: &[String], settings: &
     engines[1].new_game(seed ^ 0x5851_F42D_4C95_7F2D);
     let players = [black, white];
     let mut record = GameRecord {
-        game: rules.game_name().into(),
-        black: black.name.clone(),
-        white: white.name.clone(),
-        moves: opening.to_vec(),
-        result: Outcome::Draw,
-        reason: Reason::Movecap,
-        opening_moves: opening.len(),
-        opening: None,
-        seed: Some(seed),
         black_engine: Some(describe(black)),
         white_engine: Some(describe(white)),
-        black_ms: 0,
-        white_ms: 0,
-        version: env!("CARGO_PKG_VERSION").into(),
+        ..GameRecord::start(rules.game_name(), &black.name, &white.name, opening, seed)
     };
     let mut board = match board_from_record_moves(rules, opening) {
         Ok(b) => b,

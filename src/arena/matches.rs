@@ -230,20 +230,9 @@ mod tests {
                 _ => Outcome::White,
             };
             GameRecord {
-                game: "connect6".into(),
-                black: black.name.clone(),
-                white: white.name.clone(),
-                moves: opening.to_vec(),
                 result,
                 reason: Reason::Adjudicated,
-                opening_moves: opening.len(),
-                opening: None,
-                seed: Some(seed),
-                black_engine: None,
-                white_engine: None,
-                black_ms: 0,
-                white_ms: 0,
-                version: String::new(),
+                ..GameRecord::start("connect6", &black.name, &white.name, opening, seed)
             }
         }
     }

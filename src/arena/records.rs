@@ -71,6 +71,28 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The record of a game between two named players from an opening, before any engine
+    /// move: a draw by the move cap until the referee says otherwise. Mock referees in tests
+    /// set `result` and `reason` and return it as it is.
+    pub fn start(game: &str, black: &str, white: &str, opening: &[String], seed: u64) -> GameRecord {
+        GameRecord {
+            game: game.into(),
+            black: black.into(),
+            white: white.into(),
+            moves: opening.to_vec(),
+            result: Outcome::Draw,
+            reason: Reason::Movecap,
+            opening_moves: opening.len(),
+            opening: None,
+            seed: Some(seed),
+            black_engine: None,
+            white_engine: None,
+            black_ms: 0,
+            white_ms: 0,
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+
     /// Total thinking time of the game in milliseconds.
     pub fn ms(&self) -> u64 {
         self.black_ms + self.white_ms

@@ -313,23 +313,11 @@ impl Engine {
         tree.max_depth = 0;
         tree.full = false;
         let mut moves = std::mem::take(&mut tree.moves);
-        let situation = self.movegen.generate_with_threats(board, THREAT_MOVES, &mut moves);
-        let mut result = SearchResult {
-            best: moves.first().copied().unwrap_or(Move::NONE),
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            elapsed: Default::default(),
-            pv: Vec::new(),
-        };
-        match situation {
-            Situation::Win => result.score = MATE - 1,
-            Situation::Lost => result.score = -(MATE - 2),
-            Situation::Full => {}
-            Situation::Defend | Situation::Quiet => {
-                tree.nodes.push(Node::new(Move::NONE));
-                tree.add_children(0, &moves);
-            }
+        let (situation, mut result) = self.root(board, &mut moves);
+        result.pv.clear();
+        if matches!(situation, Situation::Defend | Situation::Quiet) {
+            tree.nodes.push(Node::new(Move::NONE));
+            tree.add_children(0, &moves);
         }
         tree.moves = moves;
         // With a single answer there is nothing to learn from playouts.

@@ -319,6 +319,21 @@ impl Engine {
         }
     }
 
+    /// Generates the root's moves (double threats included) and the result as far as it is
+    /// known before searching: the first move, and for a position already decided (a win
+    /// now, a lost position, a full board) its exact score, which no search changes.
+    fn root(&mut self, board: &mut Board, moves: &mut Vec<Move>) -> (Situation, SearchResult) {
+        let situation = self.movegen.generate_with_threats(board, THREAT_MOVES, moves);
+        let best = moves.first().copied().unwrap_or(Move::NONE);
+        let score = match situation {
+            Situation::Win => MATE - 1,
+            Situation::Lost => -(MATE - 2),
+            _ => 0,
+        };
+        let pv = if best.is_none() { Vec::new() } else { vec![best] };
+        (situation, SearchResult { best, score, depth: 0, nodes: 0, elapsed: Duration::ZERO, pv })
+    }
+
     /// The moves of an interior node. Where at least two turns remain, moves making double
     /// threats are added: one making three threats wins, and the child's node entry sees it.
     #[inline]

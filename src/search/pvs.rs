@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use super::tt::Bound;
-use super::{make_move, unmake_move, Engine, Limits, SearchKind, SearchResult, MATE, MATE_BOUND, THREAT_MOVES};
+use super::{make_move, unmake_move, Engine, Limits, SearchKind, SearchResult, MATE, MATE_BOUND};
 use crate::game::connect::movegen::{Move, Situation};
 use crate::game::connect::Board;
 
@@ -55,29 +55,11 @@ impl Engine {
         self.tt.new_search();
         let max_depth = limits.depth.unwrap_or(if limits.is_unlimited() { 4 } else { 64 }).max(1);
         let mut root_moves = Vec::new();
-        let situation = self.movegen.generate_with_threats(board, THREAT_MOVES, &mut root_moves);
-        let mut result = SearchResult {
-            best: root_moves.first().copied().unwrap_or(Move::NONE),
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            elapsed: Default::default(),
-            pv: Vec::new(),
-        };
-        match situation {
-            Situation::Win => {
-                result.score = MATE - 1;
-                result.pv = vec![result.best];
-                return result;
-            }
-            Situation::Lost => {
-                result.score = -(MATE - 2);
-                result.pv = vec![result.best];
-                return result;
-            }
-            Situation::Full => return result,
-            Situation::Defend | Situation::Quiet => {}
+        let (situation, mut result) = self.root(board, &mut root_moves);
+        if matches!(situation, Situation::Win | Situation::Lost | Situation::Full) {
+            return result;
         }
+        result.pv.clear();
         if situation == Situation::Quiet && self.config.vcdt_depth > 0 {
             if let Some((m, attacks)) = self.vcdt(board, self.config.vcdt_depth, self.config.vcdt_nodes) {
                 // A proof: the win needs `attacks` of our turns, the last one completing six.
