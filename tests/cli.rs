@@ -192,3 +192,12 @@ fn match_selfplay_export_and_openings_work_together() {
     let e = fails(&["match", "--a", "defaults", "--b", "defaults", "--sprt", "10", "--pairs", "1"]);
     assert!(e.contains("--sprt"), "{e}");
 }
+
+#[test]
+fn identical_players_score_exactly_half() {
+    // Deterministic and identical: each opening gives the same game with the names swapped,
+    // so every pair splits 1-1, whoever the opening favours.
+    let (out, _) = ok(&["match", "--a", "defaults", "--b", "defaults", "--pairs", "4", "--depth", "1"]);
+    assert!(out.contains("score 50.0%"), "{out}");
+    assert!(out.contains("pentanomial [0, 0.5, 1, 1.5, 2] = [0, 0, 4, 0, 0]"), "{out}");
+}

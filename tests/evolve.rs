@@ -144,3 +144,40 @@ fn bad_config_names_file_and_key() {
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(err.contains("bad.toml") && err.contains("grups"), "{err}");
 }
+
+#[test]
+fn ctrl_c_saves_the_generation_in_flight_and_stops_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = tiny_config(dir.path(), 40);
+    let out = dir.path().join("o");
+    let child = Command::new(BIN)
+        .args(["evolve", "--config", s(&config), "--out", s(&out), "--log", "--threads", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let checkpoint = out.join("populations/tiny/gen-0002.json");
+    let start = Instant::now();
+    while !checkpoint.exists() && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let done = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(done.status.success(), "a first Ctrl-C is a clean stop: {stderr}");
+    assert!(stderr.contains("stopping after this generation"), "{stderr}");
+    assert!(stdout.contains("evotune evolve --resume"), "{stdout}");
+    // The last checkpoint, the history and the champion agree on where the run stopped.
+    let checkpoints: Vec<u32> = std::fs::read_dir(out.join("populations/tiny"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_prefix("gen-")?.strip_suffix(".json")?.parse().ok())
+        .collect();
+    let last = *checkpoints.iter().max().unwrap();
+    assert!((2..40).contains(&last), "stopped at {last}");
+    let history = std::fs::read_to_string(out.join("results/tiny/history.csv")).unwrap();
+    assert_eq!(history.lines().count() as u32, last + 1);
+    let champion = std::fs::read_to_string(out.join("results/tiny/champion.toml")).unwrap();
+    assert!(champion.contains(&format!("generation = {last}")), "{champion}");
+}
