@@ -74,15 +74,74 @@ pub struct EngineArgs {
     /// Moves searched per node in quiet positions.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=400))]
     pub width: Option<u64>,
+    /// Threat-space search (forced wins by continuous double threats) at the root: the most
+    /// attacking moves looked for, 0 to turn it off.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub vcdt_depth: u32,
+}
+
+/// One side's overrides of the shared engine options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideOverrides {
+    pub search: Option<SearchKind>,
+    pub eval: Option<EvalKind>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub time_ms: Option<u64>,
+    pub vcdt_depth: Option<u32>,
+}
+
+impl SideArgs {
+    pub fn a(&self) -> SideOverrides {
+        SideOverrides {
+            search: self.a_search,
+            eval: self.a_eval,
+            depth: self.a_depth,
+            nodes: self.a_nodes,
+            time_ms: self.a_time_ms,
+            vcdt_depth: self.a_vcdt_depth,
+        }
+    }
+
+    pub fn b(&self) -> SideOverrides {
+        SideOverrides {
+            search: self.b_search,
+            eval: self.b_eval,
+            depth: self.b_depth,
+            nodes: self.b_nodes,
+            time_ms: self.b_time_ms,
+            vcdt_depth: self.b_vcdt_depth,
+        }
+    }
 }
 
 impl EngineArgs {
+    /// These options with one side's overrides applied; limits given for the side replace
+    /// the shared ones as a whole.
+    pub fn with(&self, side: &SideOverrides) -> EngineArgs {
+        let mut e = self.clone();
+        if let Some(s) = side.search {
+            e.search = s;
+        }
+        if side.eval.is_some() {
+            e.eval = side.eval;
+        }
+        if side.depth.is_some() || side.nodes.is_some() || side.time_ms.is_some() {
+            (e.depth, e.nodes, e.time_ms) = (side.depth, side.nodes, side.time_ms);
+        }
+        if let Some(v) = side.vcdt_depth {
+            e.vcdt_depth = v;
+        }
+        e
+    }
+
     /// The engine settings, with the evaluation resolved by the caller (see `eval`).
     pub fn engine_config(&self, eval: EvalKind) -> EngineConfig {
         let mut c = EngineConfig { search: self.search, eval, tt_mib: self.tt_mib as usize, ..EngineConfig::default() };
         if let Some(w) = self.width {
             c.movegen.width = w as usize;
         }
+        c.vcdt_depth = self.vcdt_depth;
         c
     }
 
@@ -179,6 +238,9 @@ pub struct SideArgs {
     /// Milliseconds per move of player A.
     #[arg(long)]
     pub a_time_ms: Option<u64>,
+    /// Threat-space search depth of player A (0: off).
+    #[arg(long)]
+    pub a_vcdt_depth: Option<u32>,
     /// Search of player B.
     #[arg(long, value_enum)]
     pub b_search: Option<SearchKind>,
@@ -194,6 +256,9 @@ pub struct SideArgs {
     /// Milliseconds per move of player B.
     #[arg(long)]
     pub b_time_ms: Option<u64>,
+    /// Threat-space search depth of player B (0: off).
+    #[arg(long)]
+    pub b_vcdt_depth: Option<u32>,
 }
 
 #[derive(Args, Debug)]

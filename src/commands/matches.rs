@@ -11,33 +11,14 @@ use crate::arena::records::{GameRecord, RecordWriter};
 use crate::arena::stats::Sprt;
 use crate::cli::{EngineArgs, MatchArgs, SelfplayArgs, SideArgs};
 use crate::commands::{openings_from, player_from, thread_pool};
-use crate::game::connect::eval::EvalKind;
 use crate::game::connect::Rules;
 use crate::player::Player;
 use crate::report::progress::{Progress, ProgressMode};
-use crate::search::SearchKind;
 
 /// Players A and B: the shared engine options with each side's overrides.
 pub fn players(a: &str, b: &str, engine: &EngineArgs, sides: &SideArgs, rules: Rules) -> Result<(Player, Player)> {
-    let side = |search: Option<SearchKind>,
-                eval: Option<EvalKind>,
-                depth: Option<u32>,
-                nodes: Option<u64>,
-                time_ms: Option<u64>| {
-        let mut e = engine.clone();
-        if let Some(s) = search {
-            e.search = s;
-        }
-        if eval.is_some() {
-            e.eval = eval;
-        }
-        if depth.is_some() || nodes.is_some() || time_ms.is_some() {
-            (e.depth, e.nodes, e.time_ms) = (depth, nodes, time_ms);
-        }
-        e
-    };
-    let ea = side(sides.a_search, sides.a_eval, sides.a_depth, sides.a_nodes, sides.a_time_ms);
-    let eb = side(sides.b_search, sides.b_eval, sides.b_depth, sides.b_nodes, sides.b_time_ms);
+    let ea = engine.with(&sides.a());
+    let eb = engine.with(&sides.b());
     let mut pa = player_from(a, &ea, rules).context("player A (--a)")?;
     let mut pb = player_from(b, &eb, rules).context("player B (--b)")?;
     if pa.name == pb.name {

@@ -203,6 +203,8 @@ impl Geometry {
         &self.road_cells[r * k..(r + 1) * k]
     }
 
+    /// The roads through cell c, in increasing road order (move generation merges these
+    /// lists).
     #[inline]
     pub fn roads_through(&self, c: Cell) -> &[u16] {
         let c = c as usize;
@@ -585,6 +587,9 @@ mod tests {
         assert_eq!(g.roads_through(b.cell(9, 9)).len(), 24);
         assert_eq!(g.roads_through(b.cell(0, 0)).len(), 3);
         assert_eq!(Geometry::of(Rules::GOMOKU).road_count(), 4 * 11 * 15 / 2 + 2 * 11 * 11);
+        for c in 0..361 {
+            assert!(g.roads_through(c).windows(2).all(|w| w[0] < w[1]), "roads through {c} are sorted");
+        }
     }
 
     #[test]

@@ -121,6 +121,57 @@ impl ThreatSet {
         }
     }
 
+    /// The threat roads `attacker` would have after placing `stones` (not yet on the board),
+    /// without playing them: the roads through the stones that they lift to k - p stones.
+    /// Only valid while `attacker` has no threat road yet, as in quiet positions.
+    pub fn collect_after(&mut self, board: &Board, attacker: Colour, stones: &[Cell]) {
+        debug_assert_eq!(board.threat_count(attacker), 0);
+        debug_assert!(stones.len() <= MAX_P);
+        self.roads.clear();
+        let (me, them) = (attacker.index(), attacker.other().index());
+        let level = board.rules().threat_level();
+        let geo = board.geometry();
+        let none: &[u16] = &[];
+        let (ra, rb) = match stones {
+            [a] => (geo.roads_through(*a), none),
+            [a, b] => (geo.roads_through(*a), geo.roads_through(*b)),
+            _ => (none, none),
+        };
+        // Both lists are in increasing road order: one merge finds every road through the
+        // move's stones, and how many of them it holds.
+        let (mut i, mut j) = (0, 0);
+        while i < ra.len() || j < rb.len() {
+            let r = match (ra.get(i), rb.get(j)) {
+                (Some(&x), Some(&y)) => x.min(y),
+                (Some(&x), None) => x,
+                (None, Some(&y)) => y,
+                (None, None) => break,
+            };
+            let mut hits = 0;
+            if ra.get(i) == Some(&r) {
+                hits += 1;
+                i += 1;
+            }
+            if rb.get(j) == Some(&r) {
+                hits += 1;
+                j += 1;
+            }
+            let n = board.road_counts(r as usize);
+            if n[them] != 0 || (n[me] as usize) + hits < level {
+                continue;
+            }
+            let mut empty = [0; MAX_P];
+            let mut len = 0;
+            for &c in geo.road(r as usize) {
+                if board.is_empty_cell(c) && !stones.contains(&c) {
+                    empty[len] = c;
+                    len += 1;
+                }
+            }
+            self.roads.push((empty, len as u8));
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.roads.is_empty()
     }
@@ -340,8 +391,9 @@ impl MoveGen {
     /// A stone can only make a threat in a road of the mover that it lifts to k - p stones:
     /// the move's stones come from roads holding k - p - 1 own stones (one stone is enough)
     /// or, for two-stone turns, both from one road holding k - p - 2 (each stone pair is
-    /// tried once, placed and measured exactly with [`ThreatSet::blocks_needed`]).
-    pub fn threat_moves(&mut self, board: &mut Board, min_blocks: usize, out: &mut Vec<(usize, Move)>) {
+    /// tried once and measured exactly: [`ThreatSet::collect_after`], then
+    /// [`ThreatSet::blocks_needed`]).
+    pub fn threat_moves(&mut self, board: &Board, min_blocks: usize, out: &mut Vec<(usize, Move)>) {
         out.clear();
         let me = board.to_move();
         debug_assert_eq!(board.threat_count(me), 0, "the mover already has a threat road");
@@ -379,14 +431,12 @@ impl MoveGen {
         let mut threats = std::mem::take(&mut self.threats);
         let mut scored = Vec::new();
         for m in pairs {
-            for &c in m.stones() {
-                board.play(c);
+            threats.collect_after(board, me, m.stones());
+            // One road, or roads sharing a cell, can be stopped with one stone.
+            if threats.len() < 2 && min_blocks >= 2 {
+                continue;
             }
-            threats.collect(board, me);
             let need = threats.blocks_needed(turn.max(2));
-            for _ in m.stones() {
-                board.undo();
-            }
             if need >= min_blocks {
                 let cheap: i32 = m.stones().iter().map(|&c| self.score_cell(board, me, c)).sum();
                 scored.push((need, cheap, m));
@@ -401,7 +451,7 @@ impl MoveGen {
     /// threats or better ([`threat_moves`](Self::threat_moves), at most `max_threats`), first.
     /// Finding them costs far more than a plain generation, so searches ask for them only
     /// where a forced win two turns ahead is inside their horizon.
-    pub fn generate_with_threats(&mut self, board: &mut Board, max_threats: usize, out: &mut Vec<Move>) -> Situation {
+    pub fn generate_with_threats(&mut self, board: &Board, max_threats: usize, out: &mut Vec<Move>) -> Situation {
         let situation = self.generate(board, out);
         if situation != Situation::Quiet || max_threats == 0 {
             return situation;
@@ -446,7 +496,18 @@ impl MoveGen {
             }
         }
         // Ties broken by cell index so that generation is a pure function of the position.
-        self.candidates.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        let order = |x: &(i32, Cell), y: &(i32, Cell)| y.0.cmp(&x.0).then(x.1.cmp(&y.1));
+        // Only a prefix is ever read in order: the first stones, and in `best_seconds` the
+        // best `seconds` cells off a first stone's lines (at most 8(k-1) cells lie on them),
+        // so only that prefix is sorted; the rest is merely below it.
+        let on_lines = 8 * (self.k - 1);
+        let prefix = self.config.singles.max(self.config.seconds + on_lines + 1);
+        if self.candidates.len() > prefix {
+            self.candidates.select_nth_unstable_by(prefix - 1, order);
+            self.candidates[..prefix].sort_unstable_by(order);
+        } else {
+            self.candidates.sort_unstable_by(order);
+        }
     }
 
     /// Fills `self.seconds` with the best second stones after first stone `a`, scored as if
