@@ -248,12 +248,19 @@ impl ThreatSet {
     }
 }
 
+/// Row length of [`MoveGen`]'s per-colour value tables (counts go up to `MAX_K`).
+const STRIDE: usize = MAX_K + 1;
+
 /// A reusable generator: scratch buffers live here so that generation does not allocate.
 #[derive(Clone, Debug)]
 pub struct MoveGen {
     pub config: MoveGenConfig,
     /// `value[mine * (k+1) + theirs]`: what a road with these counts gives a stone of "mine".
     value: Vec<i32>,
+    /// The same by colour and raw counts: `by_counts[c][black * STRIDE + white]` is what a
+    /// road with these counts gives a stone of colour c (one lookup per road in
+    /// `score_cell`, the generator's hottest loop).
+    by_counts: [[i32; STRIDE * STRIDE]; 2],
     k: usize,
     score: Vec<i32>,
     delta: Vec<i32>,
@@ -282,10 +289,18 @@ impl MoveGen {
                 };
             }
         }
+        let mut by_counts = [[0; STRIDE * STRIDE]; 2];
+        for black in 0..=k {
+            for white in 0..=k {
+                by_counts[0][black * STRIDE + white] = value[black * (k + 1) + white];
+                by_counts[1][black * STRIDE + white] = value[white * (k + 1) + black];
+            }
+        }
         let cells = board.rules().cells();
         MoveGen {
             config,
             value,
+            by_counts,
             k,
             score: vec![0; cells],
             delta: vec![0; cells],
@@ -309,11 +324,11 @@ impl MoveGen {
     /// adds to `me`'s road or takes from the opponent's.
     #[inline]
     pub fn score_cell(&self, board: &Board, me: Colour, c: Cell) -> i32 {
-        let me = me.index();
+        let table = &self.by_counts[me.index()];
         let mut s = 0;
         for &r in board.geometry().roads_through(c) {
-            let n = board.road_counts(r as usize);
-            s += self.road_value(n[me] as usize, n[1 - me] as usize);
+            let [black, white] = board.road_counts(r as usize);
+            s += table[black as usize * STRIDE + white as usize];
         }
         s
     }
