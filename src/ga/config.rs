@@ -212,6 +212,10 @@ impl EngineSection {
 }
 
 /// The opening suite of the run: generated from the run's seed, or read from a file.
+///
+/// The generator's fields are repeated here rather than flattened from [`OpeningConfig`]:
+/// serde cannot combine `flatten` with `deny_unknown_fields`, and a misspelt key must be an
+/// error.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct OpeningsSection {
