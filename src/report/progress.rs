@@ -104,6 +104,8 @@ impl Progress {
     /// A line of output that does not break the bar.
     pub fn println(&self, line: &str) {
         match &self.bar {
+            // A finished bar no longer draws, and neither would its log lines.
+            Some(bar) if bar.is_finished() => eprintln!("{line}"),
             Some(bar) => bar.println(line),
             None if !self.hidden() => eprintln!("{line}"),
             None => {}
