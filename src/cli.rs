@@ -387,6 +387,10 @@ pub struct EvolveArgs {
     /// Log lines instead of progress bars even on a terminal.
     #[arg(long)]
     pub log: bool,
+    /// Also validate the champion against this weight table at the end (e.g. the previous
+    /// run's results/<run>/champion.toml), beside `[validation] opponents`. Repeatable.
+    #[arg(long, value_name = "WEIGHTS")]
+    pub compare: Vec<String>,
 }
 
 /// The papers' experiments.

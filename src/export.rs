@@ -91,7 +91,7 @@ mod tests {
         let w = CONNECT6_ROADS.defaults();
         let h = to_c_header(&w, &Meta::default());
         assert!(h.contains("#define EVOTUNE_CONNECT6_ROADS_OWN1 0 "), "{h}");
-        assert!(h.contains("#define EVOTUNE_CONNECT6_ROADS_COUNT 10"), "{h}");
+        assert!(h.contains("#define EVOTUNE_CONNECT6_ROADS_COUNT 20"), "{h}");
         assert!(h.contains("static const int evotune_connect6_roads_weights[EVOTUNE_CONNECT6_ROADS_COUNT] = {"));
         assert!(h.contains("    788, /* own4: "));
         assert_eq!(h.matches("#define").count(), 1 + CONNECT6_ROADS.len() + 1);
@@ -120,7 +120,7 @@ mod tests {
             .unwrap();
         assert!(ok.success());
         let out = std::process::Command::new(&exe).output().unwrap();
-        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "788 10");
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "788 20");
     }
 
     fn which_cc() -> Result<String, ()> {

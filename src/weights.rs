@@ -23,6 +23,17 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+/// What part of the engine a weight steers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WeightGroup {
+    /// The static evaluation at the search's horizon.
+    Eval,
+    /// The move generator's cheap stone score, which decides which moves a node searches and
+    /// in what order. Tables written before these weights existed have none of them; such a
+    /// file loads with the group's defaults (the engine's behaviour when it was written).
+    MoveOrder,
+}
+
 /// One tunable weight: its name in files, its hand-set default, its bounds and a mutation step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WeightSpec {
@@ -33,14 +44,36 @@ pub struct WeightSpec {
     /// Typical size of one mutation step (the standard deviation of Gaussian mutation).
     pub step: i32,
     pub doc: &'static str,
+    pub group: WeightGroup,
 }
 
 impl WeightSpec {
-    /// A spec whose mutation step is a twentieth of its range (at least 1).
+    /// An evaluation weight whose mutation step is a twentieth of its range (at least 1).
     pub const fn new(name: &'static str, default: i32, min: i32, max: i32, doc: &'static str) -> Self {
         let step = (max - min) / 20;
-        WeightSpec { name, default, min, max, step: if step < 1 { 1 } else { step }, doc }
+        WeightSpec { name, default, min, max, step: if step < 1 { 1 } else { step }, doc, group: WeightGroup::Eval }
     }
+
+    /// The same spec in another group.
+    pub const fn in_group(self, group: WeightGroup) -> Self {
+        WeightSpec { group, ..self }
+    }
+}
+
+/// The specs of `a` followed by those of `b`, for schemas made of parts (an evaluation's
+/// weights plus the move generator's). `N` must be `A + B`, checked at compile time.
+pub const fn concat_specs<const A: usize, const B: usize, const N: usize>(
+    a: [WeightSpec; A],
+    b: [WeightSpec; B],
+) -> [WeightSpec; N] {
+    assert!(A + B == N, "concat_specs: N must be A + B");
+    let mut out = [a[0]; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < A { a[i] } else { b[i - A] };
+        i += 1;
+    }
+    out
 }
 
 /// The weights of one evaluation of one game, in a fixed order.
@@ -272,8 +305,14 @@ impl Weights {
                 });
             }
         }
+        // A table with none of the move-order weights predates them: it keeps their defaults.
+        let legacy = !schema.specs.iter().any(|s| s.group == WeightGroup::MoveOrder && table.contains_key(s.name));
         let mut values = Vec::with_capacity(schema.len());
         for spec in schema.specs {
+            if legacy && spec.group == WeightGroup::MoveOrder {
+                values.push(spec.default);
+                continue;
+            }
             let bad = |found: String| WeightsError::BadValue {
                 file: file.into(),
                 line: line_of_key(text, spec.name),
@@ -426,6 +465,23 @@ mod tests {
         assert!(e.contains("eval") && e.contains("roads"), "{e}");
         let e = err("x = 1\n");
         assert!(e.contains("`x`"), "{e}");
+    }
+
+    #[test]
+    fn tables_older_than_the_move_order_weights_load_with_their_defaults() {
+        let mut text = String::from("[meta]\neval = \"roads\"\n[weights]\n");
+        for s in CONNECT6_ROADS.specs.iter().filter(|s| s.group == WeightGroup::Eval) {
+            text.push_str(&format!("{} = {}\n", s.name, s.default + 1));
+        }
+        let (w, _) = Weights::parse(&text, "old.toml", None).unwrap();
+        for (s, &v) in CONNECT6_ROADS.specs.iter().zip(w.values()) {
+            let want = if s.group == WeightGroup::Eval { s.default + 1 } else { s.default };
+            assert_eq!(v, want, "{}", s.name);
+        }
+        // Some move-order weights but not all: the rest are missing, not defaulted.
+        text.push_str("move_own3 = 10\n");
+        let e = Weights::parse(&text, "half.toml", None).unwrap_err().to_string();
+        assert!(e.contains("missing weight `move_own1`"), "{e}");
     }
 
     #[test]

@@ -7,20 +7,35 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_evotune");
 
-/// A small real run: 8 individuals in 2 groups, depth 1, a handful of generations.
+/// A small real run of the quick config's kind: 8 individuals in 2 groups, depth 1, a handful
+/// of generations, a short play-off and validation.
 fn tiny_config(dir: &Path, generations: u32) -> PathBuf {
-    let text = std::fs::read_to_string("configs/quick.toml")
-        .unwrap()
-        .replace("name = \"quick\"", "name = \"tiny\"")
-        .replace("generations = 30", &format!("generations = {generations}"))
-        .replace("population = 12", "population = 8")
-        .replace("groups = 3", "groups = 2")
-        .replace("pairs = 2 ", "pairs = 1 ")
-        .replace("depth = 2 ", "depth = 1 ")
-        .replace("keep_every = 10", "keep_every = 2")
-        .replace("plot = true", "plot = false");
+    let mut config: toml::Table = std::fs::read_to_string("configs/quick.toml").unwrap().parse().unwrap();
+    let mut set = |path: &str, value: toml::Value| {
+        let mut table = &mut config;
+        let mut keys: Vec<&str> = path.split('.').collect();
+        let last = keys.pop().unwrap();
+        for k in keys {
+            table = table.get_mut(k).and_then(|t| t.as_table_mut()).unwrap_or_else(|| panic!("no [{k}]"));
+        }
+        assert!(table.contains_key(last), "configs/quick.toml has no {path}");
+        table.insert(last.into(), value);
+    };
+    set("name", "tiny".into());
+    set("generations", i64::from(generations).into());
+    set("population", 8.into());
+    set("groups", 2.into());
+    set("pairs", 1.into());
+    set("engine.depth", 1.into());
+    set("hall_of_fame.pairs", 1.into());
+    set("openings.count", 200.into());
+    set("final.candidates", 2.into());
+    set("final.pairs", 2.into());
+    set("validation.pairs", 4.into());
+    set("output.keep_every", 2.into());
+    set("output.plot", false.into());
     let path = dir.join("tiny.toml");
-    std::fs::write(&path, text).unwrap();
+    std::fs::write(&path, toml::to_string(&config).unwrap()).unwrap();
     path
 }
 
@@ -41,12 +56,14 @@ fn result_of(out: &Path, run: &str) -> (String, String) {
     let champion = std::fs::read_to_string(out.join("results").join(run).join("champion.toml")).unwrap();
     let weights = champion.split("[weights]").nth(1).unwrap().to_string();
     let history = std::fs::read_to_string(out.join("results").join(run).join("history.csv")).unwrap();
-    // Every column but the last two (wall times).
+    // Every column but the wall times.
+    let header: Vec<&str> = history.lines().next().unwrap().split(',').collect();
+    let timed: Vec<usize> = header.iter().enumerate().filter(|(_, h)| h.contains("wall_s")).map(|(i, _)| i).collect();
+    assert_eq!(timed.len(), 2, "{header:?}");
     let history: Vec<String> = history
         .lines()
         .map(|l| {
-            let cols: Vec<&str> = l.split(',').collect();
-            cols[..cols.len() - 2].join(",")
+            l.split(',').enumerate().filter(|(i, _)| !timed.contains(i)).map(|(_, c)| c).collect::<Vec<_>>().join(",")
         })
         .collect();
     (weights, history.join("\n"))
@@ -65,9 +82,17 @@ fn tiny_run_writes_everything_and_threads_do_not_matter() {
     let stderr = String::from_utf8_lossy(&out1.stderr);
     assert!(stderr.contains("games per generation"), "the cost is printed first: {stderr}");
     let results = one.join("results/tiny");
-    for f in ["champion.toml", "history.csv", "champions/gen-0001.toml", "champions/gen-0003.toml"] {
+    for f in ["champion.toml", "history.csv", "report.md", "champions/gen-0001.toml", "champions/gen-0003.toml"] {
         assert!(results.join(f).exists(), "{f} missing");
     }
+    // The report holds the validation match against the hand-set table, and how to replay it.
+    let report = std::fs::read_to_string(results.join("report.md")).unwrap();
+    assert!(report.contains("## Validation") && report.contains("| defaults | 8 |"), "{report}");
+    assert!(report.contains("evotune match --a ") && report.contains("--pairs 4"), "{report}");
+    assert!(stderr.contains("validation vs defaults: 8 games"), "{stderr}");
+    // history.csv has the best individual's record against the anchor.
+    let history = std::fs::read_to_string(results.join("history.csv")).unwrap();
+    assert!(history.lines().next().unwrap().contains("vs_defaults_wins"), "{history}");
     assert!(one.join("populations/tiny/gen-0003.json").exists());
     assert_eq!(result_of(&one, "tiny"), result_of(&two, "tiny"), "1 and 2 threads give different runs");
     // The champion loads where weight files are expected.
@@ -137,7 +162,7 @@ fn corrupt_checkpoint_is_refused_not_overwritten() {
 fn bad_config_names_file_and_key() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.toml");
-    std::fs::write(&path, std::fs::read_to_string("configs/quick.toml").unwrap().replace("groups = 3", "grups = 3"))
+    std::fs::write(&path, std::fs::read_to_string("configs/quick.toml").unwrap().replace("groups = ", "grups = "))
         .unwrap();
     let run = Command::new(BIN).args(["evolve", "--config", s(&path), "--out", s(dir.path())]).output().unwrap();
     assert!(!run.status.success());

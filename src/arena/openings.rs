@@ -153,6 +153,20 @@ impl OpeningSuite {
     pub fn get(&self, i: usize) -> &[String] {
         &self.openings[i % self.openings.len()]
     }
+
+    /// This suite without the openings of `other` (equal up to the board's symmetries), so
+    /// that a test on `other` is out of sample for a player trained on this one. Returns how
+    /// many were removed.
+    pub fn remove_all_of(&mut self, other: &OpeningSuite) -> usize {
+        let key = |moves: &[String]| {
+            let text: Vec<&str> = moves.iter().map(String::as_str).collect();
+            board_from_record_moves(self.rules, &text).ok().map(|b| canonical(&b))
+        };
+        let banned: std::collections::HashSet<Vec<(u8, Cell)>> = other.openings.iter().filter_map(|o| key(o)).collect();
+        let before = self.openings.len();
+        self.openings.retain(|o| key(o).is_none_or(|k| !banned.contains(&k)));
+        before - self.openings.len()
+    }
 }
 
 /// Stones uniformly at random in `area`.
@@ -224,6 +238,40 @@ fn canonical(board: &Board) -> Vec<(u8, Cell)> {
         }
     }
     best.unwrap_or_default()
+}
+
+#[cfg(test)]
+mod exclusion_tests {
+    use super::*;
+
+    #[test]
+    fn removing_a_suite_removes_its_openings_and_their_mirror_images() {
+        let config = OpeningConfig { count: 40, ..OpeningConfig::default() };
+        let mut a = OpeningSuite::generate(Rules::CONNECT6, &config, 1);
+        let b = OpeningSuite::generate(Rules::CONNECT6, &OpeningConfig { count: 10, ..config }, 1);
+        let mirrored = OpeningSuite {
+            rules: Rules::CONNECT6,
+            openings: b
+                .openings
+                .iter()
+                .map(|o| {
+                    let text: Vec<&str> = o.iter().map(String::as_str).collect();
+                    let board = board_from_record_moves(Rules::CONNECT6, &text).unwrap();
+                    let mut m = Board::new(Rules::CONNECT6);
+                    for &c in board.history() {
+                        let (x, y) = board.xy(c);
+                        m.play(m.cell(18 - x, y));
+                    }
+                    record_moves(&m)
+                })
+                .collect(),
+        };
+        let before = a.len();
+        assert_eq!(a.remove_all_of(&mirrored), 10);
+        assert_eq!(a.len(), before - 10);
+        assert!(a.openings.iter().all(|o| !b.openings.contains(o)));
+        assert_eq!(a.remove_all_of(&b), 0);
+    }
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use crate::fsutil::{fnv1a64, write_atomic};
 use crate::ga::config::{EvolveConfig, OutputConfig};
 use crate::ga::evolve::RunState;
 
-const FORMAT: &str = "evotune-checkpoint-1";
+const FORMAT: &str = "evotune-checkpoint-2";
 
 #[derive(Serialize, Deserialize)]
 struct Body {
@@ -123,7 +123,7 @@ mod tests {
         let output = OutputConfig { keep_last: 2, keep_every: 3, ..OutputConfig::default() };
         let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
         for _ in 0..7 {
-            ev.play_generation(&mut state, &p);
+            ev.play_generation(&mut state, &p).unwrap();
             save(dir.path(), &config, &state, &output).unwrap();
         }
         let kept: Vec<u32> = list(dir.path()).unwrap().into_iter().map(|(g, _)| g).collect();

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::game::GameSettings;
 use crate::arena::openings::{OpeningConfig, OpeningMethod};
+use crate::ga::fitness::FitnessMode;
 use crate::game::connect::eval::EvalKind;
 use crate::game::connect::movegen::MoveGenConfig;
 use crate::search::{EngineConfig, Limits, SearchKind};
@@ -50,7 +51,107 @@ pub struct EvolveConfig {
     #[serde(default)]
     pub hall_of_fame: HallOfFameConfig,
     #[serde(default)]
+    pub fitness: FitnessConfig,
+    #[serde(default)]
+    pub diversity: DiversityConfig,
+    /// The finalists' play-off that picks the run's champion.
+    #[serde(default, rename = "final")]
+    pub finals: FinalConfig,
+    #[serde(default)]
+    pub validation: ValidationConfig,
+    #[serde(default)]
     pub output: OutputConfig,
+}
+
+/// How fitness is computed from the games (see `ga::fitness`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FitnessConfig {
+    /// `anchors` (Bradley–Terry Elo over the remembered games against the anchors), `rating`
+    /// (the same over every remembered game) or `li2007` (+1 / -1 / 0 over this generation's
+    /// games, the paper's).
+    pub mode: FitnessMode,
+    /// rating: generations whose games are remembered (survivors keep their record).
+    pub memory: u32,
+    /// rating: virtual draws against the first anchor's level given to every individual, so
+    /// that a few lucky games do not make a champion.
+    pub prior: f64,
+}
+
+impl Default for FitnessConfig {
+    fn default() -> Self {
+        FitnessConfig { mode: FitnessMode::Rating, memory: 10, prior: 2.0 }
+    }
+}
+
+/// What keeps the population from collapsing onto one table, and when to give up.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DiversityConfig {
+    /// The mutation probability never falls below this (the adaptive rates give champions'
+    /// children Pm2, which with Pm2 = 0.001 stops variation within a few generations).
+    pub pm_min: f64,
+    /// When the bred population's gene diversity falls below `min`, `immigrants` children are
+    /// replaced by newcomers made as the first generation was (`[init]`).
+    pub min: f64,
+    pub immigrants: usize,
+    /// Stop the run when the best individual has stayed the same for this many generations
+    /// (0: never stop early).
+    pub stagnation: u32,
+}
+
+impl Default for DiversityConfig {
+    fn default() -> Self {
+        DiversityConfig { pm_min: 0.0, min: 0.0, immigrants: 0, stagnation: 0 }
+    }
+}
+
+/// The play-off after the last generation: the best `candidates` distinct individuals (by
+/// fitness) play `pairs` game pairs against each anchor (a round robin among themselves when
+/// there is no anchor), and the best of them by rating over all their remembered games
+/// becomes the champion. 0 candidates: the last generation's best is the champion.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FinalConfig {
+    pub candidates: usize,
+    pub pairs: usize,
+}
+
+impl Default for FinalConfig {
+    fn default() -> Self {
+        FinalConfig { candidates: 4, pairs: 20 }
+    }
+}
+
+/// The match that measures the champion at the end of every run, written to
+/// `results/<run>/report.md`. Its openings are generated apart from the training suite (as
+/// `evotune match` generates them), so the numbers are out of sample.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ValidationConfig {
+    /// Game pairs against each opponent (0: no validation).
+    pub pairs: usize,
+    /// Opponents: weight files or built-in tables (`defaults`, `random:SEED`).
+    pub opponents: Vec<String>,
+    /// Stop early by SPRT: `[elo0, elo1]` (H1: the champion is at least elo1 better).
+    pub sprt: Option<[f64; 2]>,
+    /// Turns per opening and the seed of the validation suite, and the match's game seed.
+    pub turns: usize,
+    pub opening_seed: u64,
+    pub seed: u64,
+}
+
+impl Default for ValidationConfig {
+    fn default() -> Self {
+        ValidationConfig {
+            pairs: 100,
+            opponents: vec!["defaults".into()],
+            sprt: None,
+            turns: OpeningConfig::default().turns,
+            opening_seed: 1,
+            seed: 1,
+        }
+    }
 }
 
 fn one() -> usize {
@@ -349,8 +450,8 @@ impl EvolveConfig {
         if self.population == self.groups {
             bail!("population = groups: no room for children");
         }
-        if self.pairs == 0 {
-            bail!("pairs = 0: must be at least 1");
+        if self.pairs == 0 && self.fitness.mode != FitnessMode::Anchors {
+            bail!("pairs = 0: must be at least 1 (0 only with [fitness] mode = \"anchors\")");
         }
         if self.eval == EvalKind::RoadsGlobal {
             bail!("eval = \"roads-global\": tune \"roads\" (the same weights, scanned faster) or \"patterns\"");
@@ -397,21 +498,71 @@ impl EvolveConfig {
         if (self.hall_of_fame.opponents > 0 || !self.hall_of_fame.anchors.is_empty()) && self.hall_of_fame.pairs == 0 {
             bail!("[hall_of_fame] pairs = 0: must be at least 1 when opponents > 0 or anchors are given");
         }
+        let f = &self.fitness;
+        if f.mode == FitnessMode::Anchors && self.hall_of_fame.anchors.is_empty() {
+            bail!("[fitness] mode = \"anchors\" needs [hall_of_fame] anchors (e.g. [\"defaults\"])");
+        }
+        if f.mode != FitnessMode::Li2007 {
+            if f.memory == 0 || f.memory > 1000 {
+                bail!("[fitness] memory = {}: between 1 and 1000 generations", f.memory);
+            }
+            if !(f.prior > 0.0 && f.prior <= 1000.0) {
+                bail!("[fitness] prior = {}: virtual draws, more than 0 and at most 1000", f.prior);
+            }
+        }
+        let d = &self.diversity;
+        if !(0.0..=1.0).contains(&d.pm_min) {
+            bail!("[diversity] pm_min = {}: a probability, between 0 and 1", d.pm_min);
+        }
+        if !(0.0..=1.0).contains(&d.min) {
+            bail!("[diversity] min = {}: a share of each weight's range, between 0 and 1", d.min);
+        }
+        let children = self.population - self.groups;
+        if d.immigrants > children {
+            bail!("[diversity] immigrants = {}: at most the {children} children of a generation", d.immigrants);
+        }
+        if self.finals.candidates > self.population {
+            bail!("[final] candidates = {}: at most the population ({})", self.finals.candidates, self.population);
+        }
+        if self.finals.candidates > 0 && self.finals.pairs == 0 {
+            bail!("[final] pairs = 0: must be at least 1 when candidates > 0");
+        }
+        let v = &self.validation;
+        if v.pairs > 100_000 {
+            bail!("[validation] pairs = {}: at most 100000", v.pairs);
+        }
+        if v.pairs > 0 && v.opponents.is_empty() {
+            bail!("[validation] opponents = []: name at least one (e.g. \"defaults\") or set pairs = 0");
+        }
+        if v.pairs > 0 && v.turns == 0 {
+            bail!("[validation] turns = 0: openings need at least 1 turn");
+        }
+        if let Some([e0, e1]) = v.sprt {
+            if !(e0.is_finite() && e1.is_finite() && e0 < e1) {
+                bail!("[validation] sprt = [{e0}, {e1}]: two Elo bounds with elo0 < elo1");
+            }
+        }
         if self.output.keep_last == 0 {
             bail!("[output] keep_last = 0: keep at least the last checkpoint");
         }
         Ok(())
     }
 
-    /// Games of one generation: round robins in the groups, plus hall-of-fame games.
+    /// Games of one generation at most: round robins in the groups, plus hall-of-fame and
+    /// anchor games (a survivor skips its own hall-of-fame entry, so a few may not be played).
     pub fn games_per_generation(&self, hall_of_fame: usize) -> usize {
         let m = self.population;
         let n = self.groups;
         let (small, big) = (m / n, m / n + 1);
         let bigs = m % n;
         let pairings = (n - bigs) * small * (small - 1) / 2 + bigs * big * (big - 1) / 2;
+        2 * self.pairs * pairings + self.games_per_generation_fixed(hall_of_fame)
+    }
+
+    /// The hall-of-fame and anchor part of [`games_per_generation`](Self::games_per_generation).
+    pub fn games_per_generation_fixed(&self, hall_of_fame: usize) -> usize {
         let fixed = hall_of_fame.min(self.hall_of_fame.opponents) + self.hall_of_fame.anchors.len();
-        2 * self.pairs * pairings + 2 * self.hall_of_fame.pairs * m * fixed
+        2 * self.hall_of_fame.pairs * self.population * fixed
     }
 }
 
@@ -450,7 +601,7 @@ mod tests {
         assert!(e.contains("magic") && e.contains("roads") && e.contains("patterns"), "{e}");
         let e = format!(
             "{:#}",
-            EvolveConfig::parse(&QUICK_TOML.replace("pairs = 1  ", "pairs = 0  "), "c.toml").unwrap_err()
+            EvolveConfig::parse(&QUICK_TOML.replace("pairs = 4  ", "pairs = 0  "), "c.toml").unwrap_err()
         );
         assert!(e.contains("[hall_of_fame] pairs = 0"), "{e}");
         let e = err("[extra]\nx = 1");
@@ -468,6 +619,7 @@ mod tests {
         c.population = 10;
         c.groups = 3; // groups of 4, 3, 3: 6 + 3 + 3 pairings
         c.pairs = 1;
+        c.hall_of_fame.pairs = 1;
         c.hall_of_fame.opponents = 0;
         c.hall_of_fame.anchors.clear();
         assert_eq!(c.games_per_generation(0), 24);

@@ -19,11 +19,14 @@ use crate::arena::openings::OpeningSuite;
 use crate::arena::records::{GameRecord, Outcome};
 use crate::ga::adaptive::{crossover_rate, mutation_rate};
 use crate::ga::config::EvolveConfig;
+use std::collections::BTreeMap;
+
+use crate::ga::fitness::{fit_ratings, Contestant, FitnessMode, Fitted, Ledger, Meeting};
 use crate::ga::operators::{crossover_mask, mutate, uniform_crossover};
-use crate::ga::population::{diversity, initial_genes, Individual};
+use crate::ga::population::{diversity, immigrant_genes, initial_genes, Individual};
 use crate::ga::selection::{champion, round_robin, split_groups};
 use crate::player::Player;
-use crate::report::history::HistoryRow;
+use crate::report::history::{AnchorRecord, HistoryRow};
 use crate::report::progress::Progress;
 use crate::rng::{derive_seed, stream};
 use crate::weights::{Schema, Weights};
@@ -35,6 +38,7 @@ const OPENINGS: u64 = 2;
 const TIES: u64 = 3;
 const BREED: u64 = 4;
 const GAMES: u64 = 5;
+const IMMIGRANTS: u64 = 6;
 
 /// A generation's best, kept for good.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -43,6 +47,8 @@ pub struct HallEntry {
     pub id: u64,
     pub genes: Vec<i32>,
     pub fitness: f64,
+    #[serde(default)]
+    pub prior_elo: f64,
 }
 
 /// Everything a run needs to go on after a generation: what a checkpoint holds.
@@ -55,6 +61,9 @@ pub struct RunState {
     pub next_id: u64,
     pub hall_of_fame: Vec<HallEntry>,
     pub history: Vec<HistoryRow>,
+    /// The remembered games (`[fitness] mode = "rating"`; empty otherwise).
+    #[serde(default)]
+    pub ledger: Ledger,
 }
 
 /// What one generation did.
@@ -67,6 +76,10 @@ pub struct GenerationResult {
     /// Indices into `played` of the group champions, and of the best of them.
     pub champions: Vec<usize>,
     pub best: usize,
+    /// Children replaced by newcomers because diversity fell below `[diversity] min`, and the
+    /// bred population's diversity that decided it.
+    pub immigrants: usize,
+    pub bred_diversity: f64,
     pub row: HistoryRow,
     pub records: Vec<GameRecord>,
 }
@@ -93,17 +106,21 @@ pub struct Evolver<'a> {
     pub referee: &'a dyn Referee,
     /// The fixed reference opponents of `[hall_of_fame] anchors`.
     anchors: Vec<Player>,
+    /// Their names as given in the config, for reports.
+    anchor_names: Vec<String>,
 }
 
 impl<'a> Evolver<'a> {
     /// Fails only when an anchor's weight table cannot be loaded.
     pub fn new(config: &'a EvolveConfig, suite: &'a OpeningSuite, referee: &'a dyn Referee) -> Result<Evolver<'a>> {
         let schema = config.eval.schema(suite.rules);
-        let mut ev = Evolver { config, schema, suite, referee, anchors: Vec::new() };
+        let mut ev = Evolver { config, schema, suite, referee, anchors: Vec::new(), anchor_names: Vec::new() };
         for spec in &config.hall_of_fame.anchors {
             let (w, _, _) = crate::player::load_weights(spec, Some(config.eval), suite.rules)
                 .with_context(|| format!("[hall_of_fame] anchors: `{spec}`"))?;
-            ev.anchors.push(ev.player(format!("anchor-{}", crate::player::player_name(spec)), w.values()));
+            let name = crate::player::player_name(spec);
+            ev.anchors.push(ev.player(format!("anchor-{name}"), w.values()));
+            ev.anchor_names.push(name);
         }
         Ok(ev)
     }
@@ -115,7 +132,7 @@ impl<'a> Evolver<'a> {
         let population: Vec<Individual> = genes
             .into_iter()
             .enumerate()
-            .map(|(i, genes)| Individual { id: i as u64, genes, born: 1, parents: None })
+            .map(|(i, genes)| Individual { id: i as u64, genes, born: 1, parents: None, prior_elo: 0.0 })
             .collect();
         Ok(RunState {
             generation: 0,
@@ -123,7 +140,58 @@ impl<'a> Evolver<'a> {
             population,
             hall_of_fame: Vec::new(),
             history: Vec::new(),
+            ledger: Ledger::default(),
         })
+    }
+
+    /// The anchors' names as the config gives them (file stems for files).
+    pub fn anchor_names(&self) -> &[String] {
+        &self.anchor_names
+    }
+
+    /// The players of the anchors.
+    pub fn anchors(&self) -> &[Player] {
+        &self.anchors
+    }
+
+    /// A player of this run's engine settings with these genes.
+    pub fn player_with(&self, name: String, genes: &[i32]) -> Player {
+        self.player(name, genes)
+    }
+
+    /// The reference of ratings: the first anchor, if any.
+    pub fn reference(&self) -> Option<Contestant> {
+        (!self.anchors.is_empty()).then_some(Contestant::Anchor(0))
+    }
+
+    /// Where each individual's rating starts: its `prior_elo`, for the population that plays
+    /// next and for every hall-of-fame entry (the individual it was).
+    pub fn priors(&self, state: &RunState) -> BTreeMap<Contestant, f64> {
+        let mut priors: BTreeMap<Contestant, f64> = BTreeMap::new();
+        for e in &state.hall_of_fame {
+            priors.insert(Contestant::Individual(e.id), e.prior_elo);
+        }
+        for ind in &state.population {
+            priors.insert(Contestant::Individual(ind.id), ind.prior_elo);
+        }
+        priors
+    }
+
+    /// The ratings `[fitness] mode` asks for over `ledger`: every game (`rating`), or only the
+    /// games against anchors (`anchors`; also what `li2007` reports).
+    pub fn ratings(&self, ledger: &Ledger, priors: &BTreeMap<Contestant, f64>) -> BTreeMap<Contestant, Fitted> {
+        let all_games = self.config.fitness.mode == FitnessMode::Rating;
+        let counted =
+            |m: &Meeting| all_games || matches!(m.b, Contestant::Anchor(_)) || matches!(m.a, Contestant::Anchor(_));
+        fit_ratings(ledger, counted, self.reference(), self.config.fitness.prior, |c| {
+            priors.get(&c).copied().unwrap_or(0.0)
+        })
+    }
+
+    /// Generations in a row, up to the last one played, whose best individual was the same.
+    pub fn stagnant_generations(state: &RunState) -> u32 {
+        let Some(last) = state.hall_of_fame.last() else { return 0 };
+        state.hall_of_fame.iter().rev().take_while(|e| e.id == last.id).count() as u32
     }
 
     /// The hall-of-fame entries this generation plays against: the most recent distinct ones.
@@ -140,9 +208,16 @@ impl<'a> Evolver<'a> {
         picked
     }
 
-    /// Games of the next generation, for the cost estimate.
+    /// Games of the next generation, exactly as it will schedule them.
     pub fn games_next(&self, state: &RunState) -> usize {
-        self.config.games_per_generation(self.opponents(state).len())
+        let hall = self.opponents(state);
+        let against_hall: usize = state
+            .population
+            .iter()
+            .map(|ind| hall.iter().filter(|&&h| state.hall_of_fame[h].genes != ind.genes).count())
+            .sum();
+        let inside = self.config.games_per_generation(0) - self.config.games_per_generation_fixed(0);
+        inside + 2 * self.config.hall_of_fame.pairs * (against_hall + state.population.len() * self.anchors.len())
     }
 
     fn player(&self, name: String, genes: &[i32]) -> Player {
@@ -152,7 +227,8 @@ impl<'a> Evolver<'a> {
     }
 
     /// Plays generation `state.generation + 1`, then breeds the next population into `state`.
-    pub fn play_generation(&self, state: &mut RunState, progress: &Progress) -> GenerationResult {
+    /// Fails only when `[init]` files needed for immigrants cannot be read.
+    pub fn play_generation(&self, state: &mut RunState, progress: &Progress) -> Result<GenerationResult> {
         let start = Instant::now();
         let config = self.config;
         let generation = state.generation + 1;
@@ -179,7 +255,8 @@ impl<'a> Evolver<'a> {
         }
         let opponents = self.opponents(state);
         for i in 0..m {
-            for &h in &opponents {
+            // A survivor does not play its own hall-of-fame entry (nor any identical table).
+            for &h in opponents.iter().filter(|&&h| state.hall_of_fame[h].genes != state.population[i].genes) {
                 add_pairs(Seat::Member(i), Seat::Hall(h), config.hall_of_fame.pairs, &mut opening_rng);
             }
             for a in 0..self.anchors.len() {
@@ -214,31 +291,50 @@ impl<'a> Evolver<'a> {
         let records = play_games(self.referee, &jobs, progress);
         let games_wall_s = games_start.elapsed().as_secs_f64();
 
-        // Fitness: +1 win, -1 loss, 0 draw, over this generation's games only.
-        let mut fitness = vec![0.0; m];
+        // Results: the paper's +1 / -1 / 0 of this generation, and every game into the ledger.
+        let contestant = |s: Seat| match s {
+            Seat::Member(i) => Contestant::Individual(state.population[i].id),
+            Seat::Hall(h) => Contestant::Individual(state.hall_of_fame[h].id),
+            Seat::Anchor(a) => Contestant::Anchor(a),
+        };
+        let mut points = vec![0.0; m];
         let (mut black_wins, mut white_wins, mut draws) = (0, 0, 0);
         for (&(b, w, _), r) in seats.iter().zip(&records) {
-            let (db, dw) = match r.result {
+            let (db, dw, black_score) = match r.result {
                 Outcome::Black => {
                     black_wins += 1;
-                    (1.0, -1.0)
+                    (1.0, -1.0, 1.0)
                 }
                 Outcome::White => {
                     white_wins += 1;
-                    (-1.0, 1.0)
+                    (-1.0, 1.0, 0.0)
                 }
                 Outcome::Draw => {
                     draws += 1;
-                    (0.0, 0.0)
+                    (0.0, 0.0, 0.5)
                 }
             };
             if let Seat::Member(i) = b {
-                fitness[i] += db;
+                points[i] += db;
             }
             if let Seat::Member(i) = w {
-                fitness[i] += dw;
+                points[i] += dw;
             }
+            state.ledger.add(generation, contestant(b), contestant(w), black_score);
         }
+        let memory = match config.fitness.mode {
+            FitnessMode::Rating | FitnessMode::Anchors => config.fitness.memory,
+            // The paper remembers nothing; one generation is kept for the reports.
+            FitnessMode::Li2007 => 1,
+        };
+        state.ledger.forget_before(generation, memory);
+        let priors = self.priors(state);
+        let ratings = self.ratings(&state.ledger, &priors);
+        let rating_of = |i: usize| ratings.get(&Contestant::Individual(state.population[i].id));
+        let fitness: Vec<f64> = match config.fitness.mode {
+            FitnessMode::Li2007 => points,
+            _ => (0..m).map(|i| rating_of(i).map_or(state.population[i].prior_elo, |r| r.elo)).collect(),
+        };
         let fmax = fitness.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let fmin = fitness.iter().copied().fold(f64::INFINITY, f64::min);
         let favg = fitness.iter().sum::<f64>() / m as f64;
@@ -275,15 +371,48 @@ impl<'a> Evolver<'a> {
             };
             // The child has not played: it mutates at the rate of the parent whose genes it
             // copies where no crossover happens (the first).
-            let pm = mutation_rate(rates, fitness[p1], fmax, favg);
+            let pm = mutation_rate(rates, fitness[p1], fmax, favg).max(config.diversity.pm_min);
             mutate(&mut genes, self.schema, config.mutation.kind, config.mutation.sigma, pm, &mut rng);
             pc_sum += pc;
             pm_sum += pm;
-            next.push(Individual { id: state.next_id, genes, born: generation + 1, parents: Some((a.id, b.id)) });
+            let prior_elo = match config.fitness.mode {
+                FitnessMode::Li2007 => 0.0,
+                _ => (fitness[p1] + fitness[p2]) / 2.0,
+            };
+            next.push(Individual {
+                id: state.next_id,
+                genes,
+                born: generation + 1,
+                parents: Some((a.id, b.id)),
+                prior_elo,
+            });
             state.next_id += 1;
         }
 
+        // Newcomers when the population has converged (the champions stay).
+        let mut immigrants = 0;
+        let d = &config.diversity;
+        let bred_diversity = diversity(self.schema, &next);
+        if d.immigrants > 0 && bred_diversity < d.min {
+            let mut rng = stream(seed, &[g, IMMIGRANTS]);
+            let fresh = immigrant_genes(self.schema, &config.init, d.immigrants, &mut rng)?;
+            let first = next.len() - fresh.len();
+            for (slot, genes) in next[first..].iter_mut().zip(fresh) {
+                slot.genes = genes;
+                slot.parents = None;
+                slot.prior_elo = 0.0;
+            }
+            immigrants = d.immigrants;
+        }
+
         let played = std::mem::replace(&mut state.population, next);
+        let best_id = Contestant::Individual(played[best].id);
+        let anchors = self
+            .anchor_names
+            .iter()
+            .enumerate()
+            .map(|(a, name)| AnchorRecord::new(name, state.ledger.record(best_id, Contestant::Anchor(a))))
+            .collect();
         let row = HistoryRow {
             generation,
             fmax,
@@ -299,16 +428,24 @@ impl<'a> Evolver<'a> {
             draws,
             wall_s: start.elapsed().as_secs_f64(),
             games_wall_s,
+            best_games: state.ledger.games_of(best_id),
+            best_se: match config.fitness.mode {
+                FitnessMode::Li2007 => 0.0,
+                _ => ratings.get(&best_id).map_or(0.0, |r| r.se),
+            },
+            immigrants: immigrants as u64,
+            anchors,
         };
         state.hall_of_fame.push(HallEntry {
             generation,
             id: played[best].id,
             genes: played[best].genes.clone(),
             fitness: fitness[best],
+            prior_elo: played[best].prior_elo,
         });
         state.history.push(row.clone());
         state.generation = generation;
-        GenerationResult { generation, played, fitness, champions, best, row, records }
+        Ok(GenerationResult { generation, played, fitness, champions, best, immigrants, bred_diversity, row, records })
     }
 }
 
@@ -363,6 +500,10 @@ pub(crate) mod tests {
         config.hall_of_fame.opponents = 0;
         config.hall_of_fame.anchors.clear();
         config.pairs = 1;
+        config.hall_of_fame.pairs = 1;
+        // The paper's scheme; the tests of the other modes set their own.
+        config.fitness.mode = FitnessMode::Li2007;
+        config.diversity = crate::ga::config::DiversityConfig::default();
         let suite = OpeningSuite { rules: Rules::CONNECT6, openings: vec![vec!["j10".into()]] };
         let target: Vec<i32> = config.eval.schema(Rules::CONNECT6).specs.iter().map(|s| (s.min + s.max) / 3).collect();
         (config, suite, TargetReferee { target })
@@ -377,7 +518,7 @@ pub(crate) mod tests {
         let ev = Evolver::new(config, suite, referee).unwrap();
         let mut state = ev.initial_state().unwrap();
         let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
-        let results = (0..gens).map(|_| ev.play_generation(&mut state, &p)).collect();
+        let results = (0..gens).map(|_| ev.play_generation(&mut state, &p).unwrap()).collect();
         (state, results)
     }
 
@@ -461,11 +602,110 @@ pub(crate) mod tests {
     fn hall_of_fame_opponents_join_the_schedule() {
         let (mut config, suite, referee) = mock_setup();
         config.hall_of_fame.opponents = 2;
-        let (_, results) = run(&config, &suite, &referee, 3);
+        let ev = Evolver::new(&config, &suite, &referee).unwrap();
+        let mut state = ev.initial_state().unwrap();
+        let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+        let mut results = Vec::new();
+        for _ in 0..3 {
+            let expected = ev.games_next(&state);
+            let r = ev.play_generation(&mut state, &p).unwrap();
+            assert_eq!(r.records.len(), expected, "games_next counts the schedule exactly");
+            results.push(r);
+        }
         assert_eq!(results[0].records.len(), 60);
-        assert_eq!(results[1].records.len(), 60 + 2 * 20);
-        // Two entries, unless the same champion won twice (distinct tables only).
-        assert!([60 + 2 * 20, 60 + 2 * 2 * 20].contains(&results[2].records.len()));
+        // The first generation's best survives and does not play its own hall-of-fame copy
+        // (nor do children that copied it unchanged).
+        assert!((60 + 2..=60 + 2 * 19).contains(&results[1].records.len()), "{}", results[1].records.len());
         assert!(results[2].records.iter().any(|r| r.white.starts_with("hof-") || r.black.starts_with("hof-")));
+        for r in &results[2].records {
+            let hof = [&r.black, &r.white].into_iter().find(|n| n.starts_with("hof-"));
+            let member = [&r.black, &r.white].into_iter().find(|n| !n.starts_with("hof-"));
+            if let (Some(h), Some(m)) = (hof, member) {
+                assert_ne!(h.split("-i").nth(1), m.split("-i").nth(1), "{h} plays itself");
+            }
+        }
+    }
+
+    /// The quick config's kind of run on the mock: fitness against the anchors.
+    fn anchors_setup() -> (EvolveConfig, OpeningSuite, TargetReferee) {
+        let (mut config, suite, referee) = mock_setup();
+        config.fitness.mode = FitnessMode::Anchors;
+        config.hall_of_fame.anchors = vec!["defaults".into()];
+        config.hall_of_fame.pairs = 3;
+        config.fitness.prior = 8.0;
+        config.population = 12;
+        config.groups = 3;
+        (config, suite, referee)
+    }
+
+    #[test]
+    fn anchors_fitness_comes_from_the_anchor_games_and_survivors_keep_their_record() {
+        let (config, suite, referee) = anchors_setup();
+        let (state, results) = run(&config, &suite, &referee, 6);
+        for r in &results {
+            // Everyone's fitness is its rating against the anchor: the member that scored
+            // best against `defaults` this generation, among those new to the ledger,
+            // cannot have the lowest fitness.
+            assert!(r.fitness.iter().all(|f| f.is_finite()));
+            assert_eq!(r.row.anchors.len(), 1);
+            assert_eq!(r.row.anchors[0].name, "defaults");
+            assert!(r.row.best_se > 0.0);
+        }
+        // A champion that survives keeps its games: its record grows by 6 games a generation.
+        let survivor = state.hall_of_fame.windows(2).find(|w| w[0].id == w[1].id);
+        if let Some(w) = survivor {
+            let g = w[1].generation as usize - 1;
+            assert!(results[g].row.best_games > results[g - 1].row.best_games, "{:?}", results[g].row);
+        }
+        // Children start from their parents' mean fitness.
+        let last = results.last().unwrap();
+        for child in state.population.iter().filter(|i| i.born == last.generation + 1 && i.parents.is_some()) {
+            let (a, b) = child.parents.unwrap();
+            let f = |id: u64| last.played.iter().position(|p| p.id == id).map(|i| last.fitness[i]);
+            if let (Some(fa), Some(fb)) = (f(a), f(b)) {
+                assert!((child.prior_elo - (fa + fb) / 2.0).abs() < 1e-9);
+            }
+        }
+        // Closer to the mock's target means stronger: the run's champion beats the anchor.
+        let best = last.best_individual();
+        assert!(last.fitness[last.best] > 0.0, "{:?}", best);
+    }
+
+    #[test]
+    fn the_mutation_floor_keeps_children_varied() {
+        let (mut config, suite, referee) = mock_setup();
+        config.rates.mode = crate::ga::config::RatesMode::Fixed;
+        config.rates.pc = 0.0;
+        config.rates.pm = 0.0;
+        let (state, _) = run(&config, &suite, &referee, 1);
+        let champions: Vec<&Individual> = state.population.iter().filter(|i| i.born == 1).collect();
+        let copies =
+            state.population.iter().filter(|i| i.born == 2).filter(|c| champions.iter().any(|p| p.genes == c.genes));
+        assert_eq!(copies.count(), 15, "without crossover or mutation every child is a copy");
+        config.diversity.pm_min = 1.0;
+        let (state, results) = run(&config, &suite, &referee, 1);
+        let champions: Vec<&Individual> = state.population.iter().filter(|i| i.born == 1).collect();
+        assert!(state.population.iter().filter(|i| i.born == 2).all(|c| champions.iter().all(|p| p.genes != c.genes)));
+        assert_eq!(results[0].row.pm_mean, 1.0);
+    }
+
+    #[test]
+    fn newcomers_arrive_when_diversity_falls_and_stagnation_is_counted() {
+        let (mut config, suite, referee) = mock_setup();
+        config.diversity.min = 1.0;
+        config.diversity.immigrants = 3;
+        let (state, results) = run(&config, &suite, &referee, 2);
+        for r in &results {
+            assert_eq!((r.immigrants, r.row.immigrants), (3, 3));
+            assert!(r.bred_diversity < 1.0);
+        }
+        let newcomers = state.population.iter().filter(|i| i.born == 3 && i.parents.is_none());
+        assert_eq!(newcomers.count(), 3);
+        let mut s = state.clone();
+        let e = s.hall_of_fame.last().unwrap().clone();
+        s.hall_of_fame = vec![HallEntry { id: 99, ..e.clone() }, e.clone(), e.clone(), e];
+        assert_eq!(Evolver::stagnant_generations(&s), 3);
+        s.hall_of_fame.clear();
+        assert_eq!(Evolver::stagnant_generations(&s), 0);
     }
 }

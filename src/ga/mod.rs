@@ -6,6 +6,8 @@ pub mod adaptive;
 pub mod checkpoint;
 pub mod config;
 pub mod evolve;
+pub mod finale;
+pub mod fitness;
 pub mod operators;
 pub mod population;
 pub mod selection;

@@ -11,7 +11,7 @@ use crate::ga::config::{InitConfig, InitMode};
 use crate::weights::{Schema, Weights};
 
 /// One chromosome: the values of a weight table, with where it came from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Individual {
     /// Unique within a run, in order of birth.
     pub id: u64,
@@ -22,6 +22,11 @@ pub struct Individual {
     /// Its parents' ids (the same twice for a copy; none in the first generation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parents: Option<(u64, u64)>,
+    /// Where its rating starts before it has played (`[fitness] mode = "rating"` or
+    /// `"anchors"`): its parents' mean fitness at its birth, 0 (the first anchor's level) for
+    /// the first generation and newcomers.
+    #[serde(default)]
+    pub prior_elo: f64,
 }
 
 impl Individual {
@@ -55,6 +60,23 @@ pub fn initial_genes(
         i += 1;
     }
     Ok(out)
+}
+
+/// Newcomers for a population that has converged: drawn as `[init]` draws the first
+/// generation, but never exact copies of the given tables (those are noisy too, unless the
+/// noise is 0).
+pub fn immigrant_genes(
+    schema: &'static Schema,
+    init: &InitConfig,
+    count: usize,
+    rng: &mut impl Rng,
+) -> Result<Vec<Vec<i32>>> {
+    let seeds: Vec<Vec<i32>> = match init.mode {
+        InitMode::Random => return initial_genes(schema, init, count, rng),
+        InitMode::Defaults => vec![schema.defaults().values().to_vec()],
+        InitMode::Files => load_tables(schema, &init.files)?,
+    };
+    Ok((0..count).map(|i| noisy(schema, &seeds[i % seeds.len()], init.noise, rng)).collect())
 }
 
 /// `base` plus Gaussian noise of `noise` times each weight's range, clamped to its bounds.
@@ -150,14 +172,14 @@ mod tests {
     fn diversity_is_zero_for_clones_and_grows_with_spread() {
         let g = CONNECT6_ROADS.defaults().values().to_vec();
         let clones: Vec<Individual> =
-            (0..4).map(|id| Individual { id, genes: g.clone(), born: 1, parents: None }).collect();
+            (0..4).map(|id| Individual { id, genes: g.clone(), born: 1, parents: None, prior_elo: 0.0 }).collect();
         assert_eq!(diversity(&CONNECT6_ROADS, &clones), 0.0);
         let mut rng = ChaCha8Rng::seed_from_u64(2);
         let spread: Vec<Individual> = initial_genes(&CONNECT6_ROADS, &InitConfig::default(), 20, &mut rng)
             .unwrap()
             .into_iter()
             .enumerate()
-            .map(|(id, genes)| Individual { id: id as u64, genes, born: 1, parents: None })
+            .map(|(id, genes)| Individual { id: id as u64, genes, born: 1, parents: None, prior_elo: 0.0 })
             .collect();
         let d = diversity(&CONNECT6_ROADS, &spread);
         // Uniform in bounds: sd / range is about 1/sqrt(12) = 0.29.

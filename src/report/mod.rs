@@ -4,4 +4,5 @@
 pub mod history;
 pub mod plots;
 pub mod progress;
+pub mod run_report;
 pub mod table;

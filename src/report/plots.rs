@@ -607,6 +607,13 @@ mod tests {
             draws: 10,
             wall_s: 60.0,
             games_wall_s: 55.0,
+            best_games: 100,
+            best_se: 30.0,
+            immigrants: 0,
+            anchors: vec![crate::report::history::AnchorRecord::new(
+                "defaults",
+                crate::arena::stats::Wdl::new(50 + u64::from(g % 7), 0, 50),
+            )],
         }
     }
 

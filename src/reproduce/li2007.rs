@@ -326,7 +326,7 @@ fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
         return Ok(());
     }
     let threads = rayon::current_num_threads();
-    let done = run_loop(config, &mut state, &paths, &suite, &referee, setup.mode, threads, !setup.quiet())?;
+    let done = run_loop(config, &mut state, &paths, &suite, &referee, setup.mode, threads, !setup.quiet(), &[])?;
     if done.is_none() {
         bail!("stopped during the GA run; run the same command again to continue it from its last checkpoint");
     }

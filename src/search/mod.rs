@@ -26,7 +26,7 @@ pub mod vcdt;
 use std::time::{Duration, Instant};
 
 use crate::game::connect::eval::{EvalKind, Evaluator};
-use crate::game::connect::movegen::{Move, MoveGen, MoveGenConfig, Situation};
+use crate::game::connect::movegen::{Move, MoveGen, MoveGenConfig, MoveScoring, Situation};
 use crate::game::connect::{Board, Rules};
 use crate::weights::Weights;
 
@@ -217,7 +217,11 @@ impl Engine {
         Engine {
             rules,
             evaluator: Evaluator::new(config.eval, weights),
-            movegen: MoveGen::new(config.movegen, &board),
+            movegen: MoveGen::with_scoring(
+                config.movegen,
+                MoveScoring::from_weights(weights, rules.k as usize),
+                &board,
+            ),
             tt: tt::TranspositionTable::new(if config.search == SearchKind::Pvs { config.tt_mib } else { 1 }),
             history: vec![0; rules.cells()],
             stack: vec![Vec::new(); MAX_PLY + 2],

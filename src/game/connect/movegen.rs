@@ -15,6 +15,7 @@
 //! by cell index, so a fixed-depth search is deterministic.
 
 use super::board::{Board, Cell, Colour, MAX_K};
+use crate::weights::{WeightGroup, WeightSpec, Weights};
 
 /// The most stones a turn may place (p). Threat roads have at most this many empty cells.
 pub const MAX_P: usize = 2;
@@ -94,11 +95,104 @@ impl Default for MoveGenConfig {
     }
 }
 
-/// Score of a stone for the own road it extends, indexed by the stones the road still needs
-/// after the stone (0 = the stone completes it).
-const ATTACK_BY_NEED: [i32; MAX_K + 1] = [1_000_000, 20_000, 400, 60, 14, 4, 1, 1, 1];
-/// Score of a stone for the enemy road it kills, indexed by the stones that road still needed.
-const DEFEND_BY_NEED: [i32; MAX_K + 1] = [0, 30_000, 3_000, 40, 10, 3, 1, 1, 1];
+/// What the generator's cheap score gives a stone for each road through it, by stone counts:
+/// `own[n]` when the stone lifts an own road (no enemy stone) to n stones, `block[n]` when it
+/// lands in an enemy road of n stones (no own stone), killing it. A stone completing k in a
+/// row scores [`MoveScoring::WIN`]. The cheap score decides which stones and pairs a quiet
+/// node searches at all (the best `singles`, `seconds` and `width` of them) and how blocks
+/// are ordered, so these weights are tuned with the evaluation's (the `move_*` weights of a
+/// table: [`CONNECT6_MOVE_ORDER`], [`GOMOKU_MOVE_ORDER`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveScoring {
+    pub own: [i32; MAX_K + 1],
+    pub block: [i32; MAX_K + 1],
+}
+
+/// The hand-set scores, by the stones a road still needs: after the stone for own roads
+/// (0 = the stone completes it), before it for enemy roads.
+const OWN_BY_NEED: [i32; MAX_K + 1] = [MoveScoring::WIN, 20_000, 400, 60, 14, 4, 1, 1, 1];
+const BLOCK_BY_NEED: [i32; MAX_K + 1] = [0, 30_000, 3_000, 40, 10, 3, 1, 1, 1];
+
+impl MoveScoring {
+    /// The score of a stone that completes a line.
+    pub const WIN: i32 = 1_000_000;
+
+    /// The hand-set scores for lines of `k`.
+    pub fn defaults(k: usize) -> MoveScoring {
+        let mut s = MoveScoring { own: [0; MAX_K + 1], block: [0; MAX_K + 1] };
+        for n in 1..=k {
+            s.own[n] = OWN_BY_NEED[k - n];
+            s.block[n] = BLOCK_BY_NEED[k - n];
+        }
+        s
+    }
+
+    /// The scores of a weight table: its `move_own{n}` and `move_block{n}` weights, the
+    /// defaults for any it does not have (tables of schemas without move-order weights).
+    pub fn from_weights(weights: &Weights, k: usize) -> MoveScoring {
+        let mut s = MoveScoring::defaults(k);
+        for (spec, &v) in weights.schema().specs.iter().zip(weights.values()) {
+            if spec.group != WeightGroup::MoveOrder {
+                continue;
+            }
+            let (table, n) = if let Some(n) = spec.name.strip_prefix("move_own") {
+                (&mut s.own, n)
+            } else if let Some(n) = spec.name.strip_prefix("move_block") {
+                (&mut s.block, n)
+            } else {
+                panic!("move-order weight `{}` is neither move_own nor move_block", spec.name)
+            };
+            let n: usize = n.parse().expect("move-order weight names end in a stone count");
+            assert!((1..k).contains(&n), "move-order weight `{}` out of 1..k", spec.name);
+            table[n] = v;
+        }
+        s
+    }
+
+    /// What a road with `mine` own and `theirs` enemy stones gives a stone of "mine".
+    fn road_value(&self, k: usize, mine: usize, theirs: usize) -> i32 {
+        if theirs == 0 && mine < k {
+            self.own[mine + 1]
+        } else if mine == 0 && theirs > 0 {
+            self.block[theirs]
+        } else {
+            0
+        }
+    }
+}
+
+/// A move-order weight for lines of `K`: own roads of `n` stones (`block = false`) or enemy
+/// roads of `n` (`block = true`), default from the hand-set table, bounds 0 to ten times it.
+const fn move_spec<const K: usize>(name: &'static str, n: usize, block: bool, doc: &'static str) -> WeightSpec {
+    let default = if block { BLOCK_BY_NEED[K - n] } else { OWN_BY_NEED[K - n] };
+    WeightSpec::new(name, default, 0, 10 * default, doc).in_group(WeightGroup::MoveOrder)
+}
+
+/// Connect6's move-order weights (part of its road and pattern schemas).
+pub const CONNECT6_MOVE_ORDER: [WeightSpec; 10] = [
+    move_spec::<6>("move_own1", 1, false, "move order: a stone starting an own road"),
+    move_spec::<6>("move_own2", 2, false, "move order: a stone making an own road of 2"),
+    move_spec::<6>("move_own3", 3, false, "move order: a stone making an own road of 3"),
+    move_spec::<6>("move_own4", 4, false, "move order: a stone making an own road of 4 (a threat)"),
+    move_spec::<6>("move_own5", 5, false, "move order: a stone making an own road of 5 (a threat)"),
+    move_spec::<6>("move_block1", 1, true, "move order: a stone in an enemy road of 1"),
+    move_spec::<6>("move_block2", 2, true, "move order: a stone in an enemy road of 2"),
+    move_spec::<6>("move_block3", 3, true, "move order: a stone in an enemy road of 3"),
+    move_spec::<6>("move_block4", 4, true, "move order: a stone blocking an enemy road of 4"),
+    move_spec::<6>("move_block5", 5, true, "move order: a stone blocking an enemy road of 5"),
+];
+
+/// Freestyle Gomoku's move-order weights (part of its road and pattern schemas).
+pub const GOMOKU_MOVE_ORDER: [WeightSpec; 8] = [
+    move_spec::<5>("move_own1", 1, false, "move order: a stone starting an own road"),
+    move_spec::<5>("move_own2", 2, false, "move order: a stone making an own road of 2"),
+    move_spec::<5>("move_own3", 3, false, "move order: a stone making an own road of 3"),
+    move_spec::<5>("move_own4", 4, false, "move order: a stone making an own road of 4 (a threat)"),
+    move_spec::<5>("move_block1", 1, true, "move order: a stone in an enemy road of 1"),
+    move_spec::<5>("move_block2", 2, true, "move order: a stone in an enemy road of 2"),
+    move_spec::<5>("move_block3", 3, true, "move order: a stone blocking an enemy road of 3"),
+    move_spec::<5>("move_block4", 4, true, "move order: a stone blocking an enemy road of 4"),
+];
 
 /// The empty cells of every threat road of one side: what a defender must touch.
 #[derive(Clone, Debug, Default)]
@@ -275,18 +369,18 @@ pub struct MoveGen {
 }
 
 impl MoveGen {
+    /// A generator with the hand-set move scores.
     pub fn new(config: MoveGenConfig, board: &Board) -> MoveGen {
+        MoveGen::with_scoring(config, MoveScoring::defaults(board.rules().k as usize), board)
+    }
+
+    /// A generator scoring stones with `scoring` (see [`MoveScoring`]).
+    pub fn with_scoring(config: MoveGenConfig, scoring: MoveScoring, board: &Board) -> MoveGen {
         let k = board.rules().k as usize;
         let mut value = vec![0; (k + 1) * (k + 1)];
         for mine in 0..=k {
             for theirs in 0..=k {
-                value[mine * (k + 1) + theirs] = if theirs == 0 && mine < k {
-                    ATTACK_BY_NEED[k - mine - 1]
-                } else if mine == 0 && theirs > 0 {
-                    DEFEND_BY_NEED[k - theirs]
-                } else {
-                    0
-                };
+                value[mine * (k + 1) + theirs] = scoring.road_value(k, mine, theirs);
             }
         }
         let mut by_counts = [[0; STRIDE * STRIDE]; 2];
@@ -755,6 +849,25 @@ mod tests {
         let b = board_from_record_moves(Rules::CONNECT6, &["a1", "c5d5", "b5s2", "e5f5"]).unwrap();
         t.collect(&b, Colour::White);
         assert_eq!((t.len(), t.blocks_needed(2)), (1, 1));
+    }
+
+    #[test]
+    fn move_order_weights_steer_the_cheap_score() {
+        use crate::game::connect::eval::roads::CONNECT6_ROADS;
+        let b = board_from_record_moves(Rules::CONNECT6, &["j10", "k11k9", "j11j9"]).unwrap();
+        let defaults = CONNECT6_ROADS.defaults();
+        assert_eq!(MoveScoring::from_weights(&defaults, 6), MoveScoring::defaults(6));
+        let plain = MoveGen::new(MoveGenConfig::default(), &b);
+        // j12 extends Black's j-column three and White, to move, scores it as a block.
+        let c = b.cell(9, 11);
+        let mut values = defaults.values().to_vec();
+        values[CONNECT6_ROADS.index_of("move_block3").unwrap()] = 400;
+        let tuned = Weights::from_values(&CONNECT6_ROADS, values).unwrap();
+        let scoring = MoveScoring::from_weights(&tuned, 6);
+        assert_eq!((scoring.block[3], scoring.own[6]), (400, MoveScoring::WIN));
+        let steered = MoveGen::with_scoring(MoveGenConfig::default(), scoring, &b);
+        let me = b.to_move();
+        assert!(steered.score_cell(&b, me, c) > plain.score_cell(&b, me, c));
     }
 
     #[test]

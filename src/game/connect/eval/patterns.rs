@@ -87,7 +87,8 @@
 use std::fmt;
 
 use crate::game::connect::board::{Board, Colour, Rules, DIRECTIONS, MAX_K};
-use crate::weights::{Schema, WeightSpec, Weights};
+use crate::game::connect::movegen::{CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
+use crate::weights::{concat_specs, Schema, WeightGroup, WeightSpec, Weights};
 
 /// The shape of a pattern: how hard it is for the opponent to stop it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -566,34 +567,37 @@ pub static CONNECT6_PATTERNS: Schema = Schema {
     game: "connect6",
     eval: "patterns",
     source: "road table {0,17,78,141,788,1030,10000} summed over each class's canonical shape; dead 0",
-    specs: &[
-        live("own_a5", 4108, "side to move, live five (A5)"),
-        live("own_s5", 2054, "side to move, sleep five (S5)"),
-        dead("own_d5", 95, "side to move, dead five (D5)"),
-        live("own_a4", 2836, "side to move, live four (A4)"),
-        live("own_s4", 1024, "side to move, sleep four (S4)"),
-        dead("own_d4", 95, "side to move, dead four (D4)"),
-        live("own_a3", 754, "side to move, live three (A3)"),
-        live("own_i3", 662, "side to move, indistinct three (I3)"),
-        live("own_s3", 236, "side to move, sleep three (S3)"),
-        dead("own_d3", 95, "side to move, dead three (D3)"),
-        live("own_a2", 424, "side to move, live two (A2)"),
-        live("own_s2", 95, "side to move, sleep two (S2)"),
-        dead("own_d2", 95, "side to move, dead two (D2)"),
-        live("opp_a5", 4108, "opponent, live five (A5)"),
-        live("opp_s5", 2054, "opponent, sleep five (S5)"),
-        dead("opp_d5", 95, "opponent, dead five (D5)"),
-        live("opp_a4", 2836, "opponent, live four (A4)"),
-        live("opp_s4", 1024, "opponent, sleep four (S4)"),
-        dead("opp_d4", 95, "opponent, dead four (D4)"),
-        live("opp_a3", 754, "opponent, live three (A3)"),
-        live("opp_i3", 662, "opponent, indistinct three (I3)"),
-        live("opp_s3", 236, "opponent, sleep three (S3)"),
-        dead("opp_d3", 95, "opponent, dead three (D3)"),
-        live("opp_a2", 424, "opponent, live two (A2)"),
-        live("opp_s2", 95, "opponent, sleep two (S2)"),
-        dead("opp_d2", 95, "opponent, dead two (D2)"),
-    ],
+    specs: &concat_specs::<26, 10, 36>(
+        [
+            live("own_a5", 4108, "side to move, live five (A5)"),
+            live("own_s5", 2054, "side to move, sleep five (S5)"),
+            dead("own_d5", 95, "side to move, dead five (D5)"),
+            live("own_a4", 2836, "side to move, live four (A4)"),
+            live("own_s4", 1024, "side to move, sleep four (S4)"),
+            dead("own_d4", 95, "side to move, dead four (D4)"),
+            live("own_a3", 754, "side to move, live three (A3)"),
+            live("own_i3", 662, "side to move, indistinct three (I3)"),
+            live("own_s3", 236, "side to move, sleep three (S3)"),
+            dead("own_d3", 95, "side to move, dead three (D3)"),
+            live("own_a2", 424, "side to move, live two (A2)"),
+            live("own_s2", 95, "side to move, sleep two (S2)"),
+            dead("own_d2", 95, "side to move, dead two (D2)"),
+            live("opp_a5", 4108, "opponent, live five (A5)"),
+            live("opp_s5", 2054, "opponent, sleep five (S5)"),
+            dead("opp_d5", 95, "opponent, dead five (D5)"),
+            live("opp_a4", 2836, "opponent, live four (A4)"),
+            live("opp_s4", 1024, "opponent, sleep four (S4)"),
+            dead("opp_d4", 95, "opponent, dead four (D4)"),
+            live("opp_a3", 754, "opponent, live three (A3)"),
+            live("opp_i3", 662, "opponent, indistinct three (I3)"),
+            live("opp_s3", 236, "opponent, sleep three (S3)"),
+            dead("opp_d3", 95, "opponent, dead three (D3)"),
+            live("opp_a2", 424, "opponent, live two (A2)"),
+            live("opp_s2", 95, "opponent, sleep two (S2)"),
+            dead("opp_d2", 95, "opponent, dead two (D2)"),
+        ],
+        CONNECT6_MOVE_ORDER,
+    ),
 };
 
 /// Freestyle Gomoku pattern weights.
@@ -611,26 +615,29 @@ pub static GOMOKU_PATTERNS: Schema = Schema {
     game: "gomoku",
     eval: "patterns",
     source: "seed 001 final table, side to move = seed's next mover; dead 0",
-    specs: &[
-        live("own_a4", 100000, "side to move, live four (A4)"),
-        live("own_s4", 100000, "side to move, sleep four (S4)"),
-        dead("own_d4", 3, "side to move, dead four (D4)"),
-        live("own_a3", 8000, "side to move, live three (A3)"),
-        live("own_s3", 50, "side to move, sleep three (S3)"),
-        dead("own_d3", 3, "side to move, dead three (D3)"),
-        live("own_a2", 50, "side to move, live two (A2)"),
-        live("own_s2", 3, "side to move, sleep two (S2)"),
-        dead("own_d2", 3, "side to move, dead two (D2)"),
-        live("opp_a4", 50000, "opponent, live four (A4)"),
-        live("opp_s4", 400, "opponent, sleep four (S4)"),
-        dead("opp_d4", 1, "opponent, dead four (D4)"),
-        live("opp_a3", 400, "opponent, live three (A3)"),
-        live("opp_s3", 20, "opponent, sleep three (S3)"),
-        dead("opp_d3", 1, "opponent, dead three (D3)"),
-        live("opp_a2", 20, "opponent, live two (A2)"),
-        live("opp_s2", 1, "opponent, sleep two (S2)"),
-        dead("opp_d2", 1, "opponent, dead two (D2)"),
-    ],
+    specs: &concat_specs::<18, 8, 26>(
+        [
+            live("own_a4", 100000, "side to move, live four (A4)"),
+            live("own_s4", 100000, "side to move, sleep four (S4)"),
+            dead("own_d4", 3, "side to move, dead four (D4)"),
+            live("own_a3", 8000, "side to move, live three (A3)"),
+            live("own_s3", 50, "side to move, sleep three (S3)"),
+            dead("own_d3", 3, "side to move, dead three (D3)"),
+            live("own_a2", 50, "side to move, live two (A2)"),
+            live("own_s2", 3, "side to move, sleep two (S2)"),
+            dead("own_d2", 3, "side to move, dead two (D2)"),
+            live("opp_a4", 50000, "opponent, live four (A4)"),
+            live("opp_s4", 400, "opponent, sleep four (S4)"),
+            dead("opp_d4", 1, "opponent, dead four (D4)"),
+            live("opp_a3", 400, "opponent, live three (A3)"),
+            live("opp_s3", 20, "opponent, sleep three (S3)"),
+            dead("opp_d3", 1, "opponent, dead three (D3)"),
+            live("opp_a2", 20, "opponent, live two (A2)"),
+            live("opp_s2", 1, "opponent, sleep two (S2)"),
+            dead("opp_d2", 1, "opponent, dead two (D2)"),
+        ],
+        GOMOKU_MOVE_ORDER,
+    ),
 };
 
 /// Scores are kept well inside the search's mate range whatever the table.
@@ -650,6 +657,9 @@ impl PatternEval {
         let mut own = [0; CLASSES];
         let mut opp = [0; CLASSES];
         for (spec, &v) in weights.schema().specs.iter().zip(weights.values()) {
+            if spec.group != WeightGroup::Eval {
+                continue;
+            }
             let (table, class) = if let Some(c) = spec.name.strip_prefix("own_") {
                 (&mut own, c)
             } else if let Some(c) = spec.name.strip_prefix("opp_") {
@@ -1192,15 +1202,17 @@ mod tests {
             let classes: Vec<String> = Pattern::classes(rules).map(|p| p.to_string().to_lowercase()).collect();
             let mut want: Vec<String> = classes.iter().map(|c| format!("own_{c}")).collect();
             want.extend(classes.iter().map(|c| format!("opp_{c}")));
-            let names: Vec<&str> = schema.specs.iter().map(|s| s.name).collect();
+            let eval = || schema.specs.iter().filter(|s| s.group == WeightGroup::Eval);
+            let names: Vec<&str> = eval().map(|s| s.name).collect();
             assert_eq!(names, want, "{}", schema.game);
-            for s in schema.specs {
+            for s in eval() {
                 assert_eq!(s.min, 0, "{}", s.name);
                 assert!(s.max >= 5 * s.default && s.max > 0, "{}", s.name);
             }
         }
-        assert_eq!(CONNECT6_PATTERNS.len(), 26);
-        assert_eq!(GOMOKU_PATTERNS.len(), 18);
+        // Plus the move generator's 10 (Connect6) and 8 (Gomoku) move-order weights.
+        assert_eq!(CONNECT6_PATTERNS.len(), 26 + 10);
+        assert_eq!(GOMOKU_PATTERNS.len(), 18 + 8);
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! local-vs-global experiment.
 
 use crate::game::connect::board::{Board, MAX_K};
-use crate::weights::{Schema, WeightSpec, Weights};
+use crate::game::connect::movegen::{CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
+use crate::weights::{concat_specs, Schema, WeightGroup, WeightSpec, Weights};
 
 /// Connect6 road weights. Defaults: the widely copied GA-tuned table
 /// `{0, 17, 78, 141, 788, 1030, 10000}` for 0..6 stones (source not located, see papers.md),
@@ -15,19 +16,22 @@ use crate::weights::{Schema, WeightSpec, Weights};
 pub static CONNECT6_ROADS: Schema = Schema {
     game: "connect6",
     eval: "roads",
-    source: "widely copied road table {0,17,78,141,788,1030,10000}",
-    specs: &[
-        WeightSpec::new("own1", 17, 0, 200, "side to move, road of 1 stone"),
-        WeightSpec::new("own2", 78, 0, 1000, "side to move, road of 2 stones"),
-        WeightSpec::new("own3", 141, 0, 3000, "side to move, road of 3 stones"),
-        WeightSpec::new("own4", 788, 0, 10000, "side to move, road of 4 stones"),
-        WeightSpec::new("own5", 1030, 0, 20000, "side to move, road of 5 stones"),
-        WeightSpec::new("opp1", 17, 0, 200, "opponent, road of 1 stone"),
-        WeightSpec::new("opp2", 78, 0, 1000, "opponent, road of 2 stones"),
-        WeightSpec::new("opp3", 141, 0, 3000, "opponent, road of 3 stones"),
-        WeightSpec::new("opp4", 788, 0, 10000, "opponent, road of 4 stones"),
-        WeightSpec::new("opp5", 1030, 0, 20000, "opponent, road of 5 stones"),
-    ],
+    source: "widely copied road table {0,17,78,141,788,1030,10000}; hand-set move order",
+    specs: &concat_specs::<10, 10, 20>(
+        [
+            WeightSpec::new("own1", 17, 0, 200, "side to move, road of 1 stone"),
+            WeightSpec::new("own2", 78, 0, 1000, "side to move, road of 2 stones"),
+            WeightSpec::new("own3", 141, 0, 3000, "side to move, road of 3 stones"),
+            WeightSpec::new("own4", 788, 0, 10000, "side to move, road of 4 stones"),
+            WeightSpec::new("own5", 1030, 0, 20000, "side to move, road of 5 stones"),
+            WeightSpec::new("opp1", 17, 0, 200, "opponent, road of 1 stone"),
+            WeightSpec::new("opp2", 78, 0, 1000, "opponent, road of 2 stones"),
+            WeightSpec::new("opp3", 141, 0, 3000, "opponent, road of 3 stones"),
+            WeightSpec::new("opp4", 788, 0, 10000, "opponent, road of 4 stones"),
+            WeightSpec::new("opp5", 1030, 0, 20000, "opponent, road of 5 stones"),
+        ],
+        CONNECT6_MOVE_ORDER,
+    ),
 };
 
 /// Freestyle Gomoku road (5-cell window) weights. Hand-set defaults following seed 001's
@@ -35,17 +39,20 @@ pub static CONNECT6_ROADS: Schema = Schema {
 pub static GOMOKU_ROADS: Schema = Schema {
     game: "gomoku",
     eval: "roads",
-    source: "hand-set, levels ~10-20x apart (seed 001 design rules)",
-    specs: &[
-        WeightSpec::new("own1", 4, 0, 100, "side to move, road of 1 stone"),
-        WeightSpec::new("own2", 60, 0, 1000, "side to move, road of 2 stones"),
-        WeightSpec::new("own3", 800, 0, 10000, "side to move, road of 3 stones"),
-        WeightSpec::new("own4", 8000, 0, 100000, "side to move, road of 4 stones"),
-        WeightSpec::new("opp1", 4, 0, 100, "opponent, road of 1 stone"),
-        WeightSpec::new("opp2", 60, 0, 1000, "opponent, road of 2 stones"),
-        WeightSpec::new("opp3", 800, 0, 10000, "opponent, road of 3 stones"),
-        WeightSpec::new("opp4", 8000, 0, 100000, "opponent, road of 4 stones"),
-    ],
+    source: "hand-set, levels ~10-20x apart (seed 001 design rules); hand-set move order",
+    specs: &concat_specs::<8, 8, 16>(
+        [
+            WeightSpec::new("own1", 4, 0, 100, "side to move, road of 1 stone"),
+            WeightSpec::new("own2", 60, 0, 1000, "side to move, road of 2 stones"),
+            WeightSpec::new("own3", 800, 0, 10000, "side to move, road of 3 stones"),
+            WeightSpec::new("own4", 8000, 0, 100000, "side to move, road of 4 stones"),
+            WeightSpec::new("opp1", 4, 0, 100, "opponent, road of 1 stone"),
+            WeightSpec::new("opp2", 60, 0, 1000, "opponent, road of 2 stones"),
+            WeightSpec::new("opp3", 800, 0, 10000, "opponent, road of 3 stones"),
+            WeightSpec::new("opp4", 8000, 0, 100000, "opponent, road of 4 stones"),
+        ],
+        GOMOKU_MOVE_ORDER,
+    ),
 };
 
 /// The road evaluation of one weight table, unpacked into arrays indexed by stone count.
@@ -62,6 +69,9 @@ impl RoadEval {
         let mut own = [0; MAX_K + 1];
         let mut opp = [0; MAX_K + 1];
         for (spec, &v) in weights.schema().specs.iter().zip(weights.values()) {
+            if spec.group != WeightGroup::Eval {
+                continue;
+            }
             let (table, n) = if let Some(n) = spec.name.strip_prefix("own") {
                 (&mut own, n)
             } else if let Some(n) = spec.name.strip_prefix("opp") {

@@ -1,0 +1,150 @@
+//! `results/<run>/report.md`: what a GA run found and how its champion measured, written at
+//! the end of every run beside the plots.
+
+use std::fmt::Write as _;
+
+use crate::arena::matches::MatchReport;
+use crate::arena::stats::Wdl;
+use crate::ga::finale::PlayOff;
+use crate::report::table::{elo, Align, Table};
+use crate::weights::Weights;
+
+/// Everything the report shows.
+pub struct RunReport<'a> {
+    pub name: &'a str,
+    /// One paragraph on the run: config, seed, generations, budget, time.
+    pub summary: String,
+    /// Why the run ended, when not after its last generation.
+    pub stopped_early: Option<String>,
+    pub champion_path: String,
+    pub champion: &'a Weights,
+    pub play_off: &'a PlayOff,
+    pub anchor_names: &'a [String],
+    /// One validation match per opponent, with the command that replays it.
+    pub validation: Vec<(MatchReport, String)>,
+    /// Plot files beside the report.
+    pub plots: Vec<String>,
+}
+
+fn wdl_cell(w: &Wdl) -> String {
+    format!("{}-{}-{}", w.wins, w.draws, w.losses)
+}
+
+fn elo_interval(w: &Wdl) -> String {
+    let (lo, hi) = w.elo_ci95();
+    format!("{} ({} .. {})", elo(w.elo()), elo(lo), elo(hi))
+}
+
+impl RunReport<'_> {
+    pub fn to_markdown(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "# evotune run `{}`\n", self.name);
+        let _ = writeln!(s, "{}\n", self.summary);
+        if let Some(why) = &self.stopped_early {
+            let _ = writeln!(s, "Stopped early: {why}.\n");
+        }
+
+        let champ = self.play_off.champion();
+        let _ = writeln!(s, "## Champion\n");
+        let born = champ.generation.map_or(String::new(), |g| format!(", best of generation {g}"));
+        let _ = writeln!(
+            s,
+            "`{}`: individual #{}{born}; rating {} ± {:.0} Elo over {} remembered games.\n",
+            self.champion_path,
+            champ.id,
+            elo(champ.after.elo),
+            1.96 * champ.after.se,
+            champ.games
+        );
+
+        let _ = writeln!(s, "## Validation\n");
+        if self.validation.is_empty() {
+            let _ = writeln!(s, "No validation match (`[validation] pairs = 0`).\n");
+        } else {
+            let _ = writeln!(
+                s,
+                "The champion against each opponent on openings it never trained on, each opening played \
+                 twice with colours swapped.\n"
+            );
+            let mut t = Table::new(
+                "",
+                &["opponent", "games", "W-D-L", "score", "Elo (95% CI)", "LOS", "pair Elo (95% CI)", "SPRT"],
+            );
+            for (m, _) in &self.validation {
+                let (plo, phi) = m.penta.elo_ci95();
+                t.row(vec![
+                    m.b.clone(),
+                    m.wdl.games().to_string(),
+                    wdl_cell(&m.wdl),
+                    format!("{:.1}%", 100.0 * m.wdl.score()),
+                    elo_interval(&m.wdl),
+                    format!("{:.1}%", 100.0 * m.wdl.los()),
+                    format!("{} ({} .. {})", elo(m.penta.elo()), elo(plo), elo(phi)),
+                    m.verdict.map_or("-".into(), |v| format!("{v:?}")),
+                ]);
+            }
+            s.push_str(&t.to_markdown());
+            let _ = writeln!(s, "\nTo replay:\n");
+            for (_, cmd) in &self.validation {
+                let _ = writeln!(s, "    {cmd}");
+            }
+            s.push('\n');
+        }
+
+        let _ = writeln!(s, "## Play-off\n");
+        let f = &self.play_off.finalists;
+        if self.play_off.games == 0 {
+            let _ = writeln!(s, "No play-off: the last generation's best is the champion.\n");
+        } else {
+            let _ = writeln!(
+                s,
+                "The {} best distinct tables by rating played {} more games; ratings are relative to the first \
+                 anchor over every remembered game.\n",
+                f.len(),
+                self.play_off.games
+            );
+        }
+        let mut header = vec!["individual", "best of gen", "rating before", "rating after", "games"];
+        let names: Vec<String> = self.anchor_names.iter().map(|a| format!("vs {a} (W-D-L)")).collect();
+        header.extend(names.iter().map(String::as_str));
+        let mut t = Table::new("", &header);
+        for x in f {
+            let mut row = vec![
+                format!("#{}", x.id),
+                x.generation.map_or("-".into(), |g| g.to_string()),
+                elo(x.before.elo),
+                format!("{} ± {:.0}", elo(x.after.elo), 1.96 * x.after.se),
+                x.games.to_string(),
+            ];
+            row.extend(x.vs_anchors.iter().map(|w| format!("{} ({:.1}%)", wdl_cell(w), 100.0 * w.score())));
+            t.row(row);
+        }
+        s.push_str(&t.to_markdown());
+        s.push('\n');
+
+        let _ = writeln!(s, "## Weights\n");
+        let schema = self.champion.schema();
+        let mut t = Table::new("", &["weight", "hand-set", "champion", "bounds", "meaning"]);
+        for (spec, &v) in schema.specs.iter().zip(self.champion.values()) {
+            t.row(vec![
+                format!("`{}`", spec.name),
+                spec.default.to_string(),
+                v.to_string(),
+                format!("[{}, {}]", spec.min, spec.max),
+                spec.doc.to_string(),
+            ]);
+        }
+        t.set_align(3, Align::Left);
+        t.set_align(4, Align::Left);
+        s.push_str(&t.to_markdown());
+        s.push('\n');
+
+        if !self.plots.is_empty() {
+            let _ = writeln!(s, "## Plots\n");
+            for p in &self.plots {
+                let _ = writeln!(s, "![{p}]({p})\n");
+            }
+        }
+        s
+    }
+}
