@@ -43,6 +43,9 @@ pub enum Command {
     Reproduce(ReproduceArgs),
     /// Convert a weight table for other engines: TOML, JSON or a C header.
     Export(ExportArgs),
+    /// Tune by SPSA (the method of fishtest and OpenBench) on the same weights, engine and
+    /// games as `evolve`, to compare the two at equal game budgets.
+    Spsa(SpsaArgs),
     /// Draw the fitness plot of a run from its history.csv.
     Plot(PlotArgs),
     /// Write a generated opening suite to a file (to inspect it, edit it, or share it).
@@ -389,6 +392,40 @@ pub struct EvolveArgs {
     pub log: bool,
     /// Also validate the champion against this weight table at the end (e.g. the previous
     /// run's results/<run>/champion.toml), beside `[validation] opponents`. Repeatable.
+    #[arg(long, value_name = "WEIGHTS")]
+    pub compare: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct SpsaArgs {
+    /// The run's TOML config (see configs/spsa-quick.toml); default: the built-in one.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Worker threads (default: all cores). The result does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Put populations/ and results/ under this folder instead of the current one.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the run whose checkpoint is in this folder (populations/<run>).
+    #[arg(long, conflicts_with = "config")]
+    pub resume: Option<PathBuf>,
+    /// The run's name (folder under populations/ and results/); default: from the config.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Override the config's seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Override the config's game budget (also to extend a resumed run).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Start over even if the run's folders already hold a run (they are replaced).
+    #[arg(long)]
+    pub force: bool,
+    /// Log lines instead of progress bars even on a terminal.
+    #[arg(long)]
+    pub log: bool,
+    /// Also validate the result against this weight table at the end. Repeatable.
     #[arg(long, value_name = "WEIGHTS")]
     pub compare: Vec<String>,
 }

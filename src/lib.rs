@@ -13,4 +13,5 @@ pub mod report;
 pub mod reproduce;
 pub mod rng;
 pub mod search;
+pub mod spsa;
 pub mod weights;

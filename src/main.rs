@@ -17,6 +17,7 @@ fn main() -> ExitCode {
         Command::Openings(a) => commands::openings::run(a),
         Command::Play(a) => commands::play::run(a),
         Command::Evolve(a) => commands::evolve::run(a),
+        Command::Spsa(a) => commands::spsa::run(a),
         Command::Tournament(a) => commands::tournament::run(a),
         Command::Reproduce(a) => commands::reproduce::run(a),
     };

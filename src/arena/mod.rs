@@ -6,3 +6,4 @@ pub mod openings;
 pub mod records;
 pub mod stats;
 pub mod tournament;
+pub mod validation;

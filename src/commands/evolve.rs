@@ -12,12 +12,12 @@ use anyhow::{bail, Context, Result};
 use crate::arena::game::{play_game, EngineReferee, Referee};
 use crate::arena::openings::OpeningSuite;
 use crate::arena::records::RecordWriter;
+use crate::arena::validation::training_suite;
 use crate::cli::EvolveArgs;
 use crate::commands::thread_pool;
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
 use crate::ga::evolve::{Evolver, GenerationResult, RunState};
-use crate::ga::finale::{validate, validation_suite};
 use crate::ga::fitness::FitnessMode;
 use crate::game::connect::Rules;
 use crate::player::Player;
@@ -136,15 +136,11 @@ fn prepare(args: &EvolveArgs) -> Result<(EvolveConfig, RunState, RunPaths)> {
 /// the validation suite's openings, so that the validation match is out of sample.
 pub fn opening_suite(config: &EvolveConfig) -> Result<OpeningSuite> {
     let rules = Rules::CONNECT6;
-    let mut suite = match &config.openings.file {
+    let suite = match &config.openings.file {
         Some(f) => OpeningSuite::load(f, rules).context("[openings] file")?,
         None => OpeningSuite::generate(rules, &config.openings.generator(), derive_seed(&[config.seed, SUITE])),
     };
-    if config.validation.pairs > 0 {
-        suite.remove_all_of(&validation_suite(config, rules));
-        anyhow::ensure!(!suite.is_empty(), "[openings]: every training opening is also a validation opening");
-    }
-    Ok(suite)
+    training_suite(suite, &config.validation)
 }
 
 /// Milliseconds of one fitness game, measured on two games of the default weights.
@@ -377,7 +373,7 @@ fn finish(
 
     let mut validation = Vec::new();
     if config.validation.pairs > 0 && !opponents.is_empty() {
-        let suite = validation_suite(config, evolver.suite.rules);
+        let suite = config.validation.suite(evolver.suite.rules);
         let champion = evolver.player_with(format!("{}-champion", config.name), &champ.genes);
         for (opponent, spec) in opponents {
             let progress = Progress::new(
@@ -386,7 +382,7 @@ fn finish(
                 "games",
                 mode,
             );
-            let report = validate(evolver, &champion, opponent, &suite, &progress)?;
+            let report = config.validation.play(evolver.referee, &champion, opponent, &suite, &progress)?;
             progress.finish();
             if !quiet {
                 let w = &report.wdl;
@@ -451,7 +447,15 @@ fn finish(
         stopped_early,
         champion_path: champion_path.display().to_string(),
         champion: &weights,
-        play_off: &play_off,
+        champion_note: format!(
+            "individual #{}{}; rating {} ± {:.0} Elo over {} remembered games.",
+            champ.id,
+            champ.generation.map_or(String::new(), |g| format!(", best of generation {g}")),
+            crate::report::table::elo(champ.after.elo),
+            1.96 * champ.after.se,
+            champ.games
+        ),
+        play_off: Some(&play_off),
         anchor_names: evolver.anchor_names(),
         validation,
         plots: plots_written

@@ -10,6 +10,7 @@ pub mod openings;
 pub mod play;
 pub mod plot;
 pub mod reproduce;
+pub mod spsa;
 pub mod tournament;
 
 use anyhow::{Context, Result};

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::game::GameSettings;
 use crate::arena::openings::{OpeningConfig, OpeningMethod};
+use crate::arena::validation::ValidationConfig;
 use crate::ga::fitness::FitnessMode;
 use crate::game::connect::eval::EvalKind;
 use crate::game::connect::movegen::MoveGenConfig;
@@ -73,14 +74,25 @@ pub struct FitnessConfig {
     pub mode: FitnessMode,
     /// rating: generations whose games are remembered (survivors keep their record).
     pub memory: u32,
-    /// rating: virtual draws against the first anchor's level given to every individual, so
-    /// that a few lucky games do not make a champion.
+    /// Virtual draws every individual plays against a player of its prior rating, so that a
+    /// few lucky games do not make a champion.
     pub prior: f64,
+    /// The prior rating: `anchor` (the first anchor's level, 0: a newcomer must prove itself)
+    /// or `parents` (the mean fitness of its parents at its birth).
+    pub prior_center: PriorCenter,
+}
+
+/// Where an individual's rating starts before its games count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PriorCenter {
+    Anchor,
+    Parents,
 }
 
 impl Default for FitnessConfig {
     fn default() -> Self {
-        FitnessConfig { mode: FitnessMode::Rating, memory: 10, prior: 2.0 }
+        FitnessConfig { mode: FitnessMode::Rating, memory: 10, prior: 8.0, prior_center: PriorCenter::Anchor }
     }
 }
 
@@ -120,37 +132,6 @@ pub struct FinalConfig {
 impl Default for FinalConfig {
     fn default() -> Self {
         FinalConfig { candidates: 4, pairs: 20 }
-    }
-}
-
-/// The match that measures the champion at the end of every run, written to
-/// `results/<run>/report.md`. Its openings are generated apart from the training suite (as
-/// `evotune match` generates them), so the numbers are out of sample.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ValidationConfig {
-    /// Game pairs against each opponent (0: no validation).
-    pub pairs: usize,
-    /// Opponents: weight files or built-in tables (`defaults`, `random:SEED`).
-    pub opponents: Vec<String>,
-    /// Stop early by SPRT: `[elo0, elo1]` (H1: the champion is at least elo1 better).
-    pub sprt: Option<[f64; 2]>,
-    /// Turns per opening and the seed of the validation suite, and the match's game seed.
-    pub turns: usize,
-    pub opening_seed: u64,
-    pub seed: u64,
-}
-
-impl Default for ValidationConfig {
-    fn default() -> Self {
-        ValidationConfig {
-            pairs: 100,
-            opponents: vec!["defaults".into()],
-            sprt: None,
-            turns: OpeningConfig::default().turns,
-            opening_seed: 1,
-            seed: 1,
-        }
     }
 }
 
@@ -527,21 +508,7 @@ impl EvolveConfig {
         if self.finals.candidates > 0 && self.finals.pairs == 0 {
             bail!("[final] pairs = 0: must be at least 1 when candidates > 0");
         }
-        let v = &self.validation;
-        if v.pairs > 100_000 {
-            bail!("[validation] pairs = {}: at most 100000", v.pairs);
-        }
-        if v.pairs > 0 && v.opponents.is_empty() {
-            bail!("[validation] opponents = []: name at least one (e.g. \"defaults\") or set pairs = 0");
-        }
-        if v.pairs > 0 && v.turns == 0 {
-            bail!("[validation] turns = 0: openings need at least 1 turn");
-        }
-        if let Some([e0, e1]) = v.sprt {
-            if !(e0.is_finite() && e1.is_finite() && e0 < e1) {
-                bail!("[validation] sprt = [{e0}, {e1}]: two Elo bounds with elo0 < elo1");
-            }
-        }
+        self.validation.check()?;
         if self.output.keep_last == 0 {
             bail!("[output] keep_last = 0: keep at least the last checkpoint");
         }

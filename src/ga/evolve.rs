@@ -18,7 +18,7 @@ use crate::arena::game::{play_games, GameJob, Referee};
 use crate::arena::openings::OpeningSuite;
 use crate::arena::records::{GameRecord, Outcome};
 use crate::ga::adaptive::{crossover_rate, mutation_rate};
-use crate::ga::config::EvolveConfig;
+use crate::ga::config::{EvolveConfig, PriorCenter};
 use std::collections::BTreeMap;
 
 use crate::ga::fitness::{fit_ratings, Contestant, FitnessMode, Fitted, Ledger, Meeting};
@@ -375,9 +375,9 @@ impl<'a> Evolver<'a> {
             mutate(&mut genes, self.schema, config.mutation.kind, config.mutation.sigma, pm, &mut rng);
             pc_sum += pc;
             pm_sum += pm;
-            let prior_elo = match config.fitness.mode {
-                FitnessMode::Li2007 => 0.0,
-                _ => (fitness[p1] + fitness[p2]) / 2.0,
+            let prior_elo = match (config.fitness.mode, config.fitness.prior_center) {
+                (FitnessMode::Li2007, _) | (_, PriorCenter::Anchor) => 0.0,
+                (_, PriorCenter::Parents) => (fitness[p1] + fitness[p2]) / 2.0,
             };
             next.push(Individual {
                 id: state.next_id,

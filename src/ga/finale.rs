@@ -9,9 +9,7 @@ use anyhow::{Context, Result};
 use rand::Rng;
 
 use crate::arena::game::{play_games, GameJob};
-use crate::arena::matches::{run_match, MatchConfig, MatchReport};
-use crate::arena::openings::{OpeningConfig, OpeningSuite};
-use crate::arena::stats::{Sprt, Wdl};
+use crate::arena::stats::Wdl;
 use crate::ga::evolve::{Evolver, RunState};
 use crate::ga::fitness::{Contestant, Fitted};
 use crate::player::Player;
@@ -199,29 +197,6 @@ impl Evolver<'_> {
         }
         Ok(PlayOff { finalists, games: played })
     }
-}
-
-/// The validation suite: generated as `evotune match` generates its own (at least as many
-/// openings as pairs, the given turns and seed), never the training suite.
-pub fn validation_suite(config: &crate::ga::config::EvolveConfig, rules: crate::game::connect::Rules) -> OpeningSuite {
-    let v = &config.validation;
-    let defaults = OpeningConfig::default();
-    let openings = OpeningConfig { count: v.pairs.max(defaults.count), turns: v.turns, ..defaults };
-    OpeningSuite::generate(rules, &openings, v.opening_seed)
-}
-
-/// One validation match of the champion against `opponent`.
-pub fn validate(
-    evolver: &Evolver,
-    champion: &Player,
-    opponent: &Player,
-    suite: &OpeningSuite,
-    progress: &Progress,
-) -> Result<MatchReport> {
-    let v = &evolver.config.validation;
-    let sprt = v.sprt.map(|[e0, e1]| Sprt::new(e0, e1, 0.05, 0.05)).transpose().context("[validation] sprt")?;
-    let config = MatchConfig { pairs: v.pairs, seed: v.seed, sprt };
-    run_match(evolver.referee, champion, opponent, suite, &config, progress, &mut |_| Ok(()), &mut |_| {})
 }
 
 #[cfg(test)]

@@ -18,7 +18,10 @@ pub struct RunReport<'a> {
     pub stopped_early: Option<String>,
     pub champion_path: String,
     pub champion: &'a Weights,
-    pub play_off: &'a PlayOff,
+    /// Where the champion came from and how it rates, one sentence.
+    pub champion_note: String,
+    /// The GA's play-off (none for SPSA).
+    pub play_off: Option<&'a PlayOff>,
     pub anchor_names: &'a [String],
     /// One validation match per opponent, with the command that replays it.
     pub validation: Vec<(MatchReport, String)>,
@@ -36,6 +39,39 @@ fn elo_interval(w: &Wdl) -> String {
 }
 
 impl RunReport<'_> {
+    fn play_off_section(&self, s: &mut String, play_off: &PlayOff) {
+        let _ = writeln!(s, "## Play-off\n");
+        let f = &play_off.finalists;
+        if play_off.games == 0 {
+            let _ = writeln!(s, "No play-off: the last generation's best is the champion.\n");
+        } else {
+            let _ = writeln!(
+                s,
+                "The {} best distinct tables by rating played {} more games; ratings are relative to the first \
+                 anchor over every remembered game.\n",
+                f.len(),
+                play_off.games
+            );
+        }
+        let mut header = vec!["individual", "best of gen", "rating before", "rating after", "games"];
+        let names: Vec<String> = self.anchor_names.iter().map(|a| format!("vs {a} (W-D-L)")).collect();
+        header.extend(names.iter().map(String::as_str));
+        let mut t = Table::new("", &header);
+        for x in f {
+            let mut row = vec![
+                format!("#{}", x.id),
+                x.generation.map_or("-".into(), |g| g.to_string()),
+                elo(x.before.elo),
+                format!("{} ± {:.0}", elo(x.after.elo), 1.96 * x.after.se),
+                x.games.to_string(),
+            ];
+            row.extend(x.vs_anchors.iter().map(|w| format!("{} ({:.1}%)", wdl_cell(w), 100.0 * w.score())));
+            t.row(row);
+        }
+        s.push_str(&t.to_markdown());
+        s.push('\n');
+    }
+
     pub fn to_markdown(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "# evotune run `{}`\n", self.name);
@@ -44,18 +80,8 @@ impl RunReport<'_> {
             let _ = writeln!(s, "Stopped early: {why}.\n");
         }
 
-        let champ = self.play_off.champion();
         let _ = writeln!(s, "## Champion\n");
-        let born = champ.generation.map_or(String::new(), |g| format!(", best of generation {g}"));
-        let _ = writeln!(
-            s,
-            "`{}`: individual #{}{born}; rating {} ± {:.0} Elo over {} remembered games.\n",
-            self.champion_path,
-            champ.id,
-            elo(champ.after.elo),
-            1.96 * champ.after.se,
-            champ.games
-        );
+        let _ = writeln!(s, "`{}`: {}\n", self.champion_path, self.champion_note);
 
         let _ = writeln!(s, "## Validation\n");
         if self.validation.is_empty() {
@@ -91,38 +117,12 @@ impl RunReport<'_> {
             s.push('\n');
         }
 
-        let _ = writeln!(s, "## Play-off\n");
-        let f = &self.play_off.finalists;
-        if self.play_off.games == 0 {
-            let _ = writeln!(s, "No play-off: the last generation's best is the champion.\n");
-        } else {
-            let _ = writeln!(
-                s,
-                "The {} best distinct tables by rating played {} more games; ratings are relative to the first \
-                 anchor over every remembered game.\n",
-                f.len(),
-                self.play_off.games
-            );
+        if let Some(play_off) = self.play_off {
+            self.play_off_section(&mut s, play_off);
         }
-        let mut header = vec!["individual", "best of gen", "rating before", "rating after", "games"];
-        let names: Vec<String> = self.anchor_names.iter().map(|a| format!("vs {a} (W-D-L)")).collect();
-        header.extend(names.iter().map(String::as_str));
-        let mut t = Table::new("", &header);
-        for x in f {
-            let mut row = vec![
-                format!("#{}", x.id),
-                x.generation.map_or("-".into(), |g| g.to_string()),
-                elo(x.before.elo),
-                format!("{} ± {:.0}", elo(x.after.elo), 1.96 * x.after.se),
-                x.games.to_string(),
-            ];
-            row.extend(x.vs_anchors.iter().map(|w| format!("{} ({:.1}%)", wdl_cell(w), 100.0 * w.score())));
-            t.row(row);
-        }
-        s.push_str(&t.to_markdown());
-        s.push('\n');
 
         let _ = writeln!(s, "## Weights\n");
+
         let schema = self.champion.schema();
         let mut t = Table::new("", &["weight", "hand-set", "champion", "bounds", "meaning"]);
         for (spec, &v) in schema.specs.iter().zip(self.champion.values()) {

@@ -1,0 +1,96 @@
+//! Validation of a tuned table: a match against fixed opponents on openings the tuner never
+//! trained on. Shared by every tuner (the GA's end of run, SPSA).
+//!
+//! The validation suite is generated as `evotune match` generates its own (at least as many
+//! openings as pairs, `[validation] turns`, seed `[validation] opening_seed`), so the numbers
+//! can be replayed with one `evotune match` command; [`training_suite`] removes its openings
+//! from the training suite, so they are out of sample.
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::arena::game::Referee;
+use crate::arena::matches::{run_match, MatchConfig, MatchReport};
+use crate::arena::openings::{OpeningConfig, OpeningSuite};
+use crate::arena::stats::Sprt;
+use crate::game::connect::Rules;
+use crate::player::Player;
+use crate::report::progress::Progress;
+
+/// The match that measures a tuned table at the end of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ValidationConfig {
+    /// Game pairs against each opponent (0: no validation).
+    pub pairs: usize,
+    /// Opponents: weight files or built-in tables (`defaults`, `random:SEED`).
+    pub opponents: Vec<String>,
+    /// Stop early by SPRT: `[elo0, elo1]` (H1: the champion is at least elo1 better).
+    pub sprt: Option<[f64; 2]>,
+    /// Turns per opening and the seed of the validation suite, and the match's game seed.
+    pub turns: usize,
+    pub opening_seed: u64,
+    pub seed: u64,
+}
+
+impl Default for ValidationConfig {
+    fn default() -> Self {
+        ValidationConfig {
+            pairs: 100,
+            opponents: vec!["defaults".into()],
+            sprt: None,
+            turns: OpeningConfig::default().turns,
+            opening_seed: 1,
+            seed: 1,
+        }
+    }
+}
+
+impl ValidationConfig {
+    /// Checks the values the types do not; errors name the key.
+    pub fn check(&self) -> Result<()> {
+        anyhow::ensure!(self.pairs <= 100_000, "[validation] pairs = {}: at most 100000", self.pairs);
+        anyhow::ensure!(
+            self.pairs == 0 || !self.opponents.is_empty(),
+            "[validation] opponents = []: name at least one (e.g. \"defaults\") or set pairs = 0"
+        );
+        anyhow::ensure!(self.pairs == 0 || self.turns > 0, "[validation] turns = 0: openings need at least 1 turn");
+        if let Some([e0, e1]) = self.sprt {
+            anyhow::ensure!(
+                e0.is_finite() && e1.is_finite() && e0 < e1,
+                "[validation] sprt = [{e0}, {e1}]: two Elo bounds with elo0 < elo1"
+            );
+        }
+        Ok(())
+    }
+
+    /// The validation suite.
+    pub fn suite(&self, rules: Rules) -> OpeningSuite {
+        let defaults = OpeningConfig::default();
+        let openings = OpeningConfig { count: self.pairs.max(defaults.count), turns: self.turns, ..defaults };
+        OpeningSuite::generate(rules, &openings, self.opening_seed)
+    }
+
+    /// One validation match of `champion` against `opponent`.
+    pub fn play(
+        &self,
+        referee: &dyn Referee,
+        champion: &Player,
+        opponent: &Player,
+        suite: &OpeningSuite,
+        progress: &Progress,
+    ) -> Result<MatchReport> {
+        let sprt = self.sprt.map(|[e0, e1]| Sprt::new(e0, e1, 0.05, 0.05)).transpose().context("[validation] sprt")?;
+        let config = MatchConfig { pairs: self.pairs, seed: self.seed, sprt };
+        run_match(referee, champion, opponent, suite, &config, progress, &mut |_| Ok(()), &mut |_| {})
+    }
+}
+
+/// A training suite without the validation suite's openings (when there is a validation).
+pub fn training_suite(mut suite: OpeningSuite, validation: &ValidationConfig) -> Result<OpeningSuite> {
+    if validation.pairs > 0 {
+        suite.remove_all_of(&validation.suite(suite.rules));
+        anyhow::ensure!(!suite.is_empty(), "[openings]: every training opening is also a validation opening");
+    }
+    Ok(suite)
+}
