@@ -50,7 +50,8 @@ fn tiny_spsa_run_writes_everything_and_threads_do_not_matter() {
     evotune(&["spsa", "--config", s(&config), "--out", s(&two), "--threads", "2", "--log"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("champion.toml"));
     let results = one.join("results/tiny");
-    for f in ["champion.toml", "spsa.csv", "report.md", "snapshots/games-0000032.toml", "snapshots/games-0000096.toml"] {
+    for f in ["champion.toml", "spsa.csv", "report.md", "snapshots/games-0000032.toml", "snapshots/games-0000096.toml"]
+    {
         assert!(results.join(f).exists(), "{f} missing");
     }
     let csv = std::fs::read_to_string(results.join("spsa.csv")).unwrap();
