@@ -1,6 +1,12 @@
 //! `evotune evolve`: a GA run from a config, or resumed from its checkpoints. Writes a
 //! checkpoint, the champion, the hall of fame and history.csv after every generation, so an
 //! interrupted run loses at most the generation in flight.
+//!
+//! Order of the files of a generation: the game records (appended and flushed), then the
+//! checkpoint, which records where the records end and is the commit point, then the files
+//! derived from it (champions, history). A run killed anywhere resumes from its newest
+//! checkpoint: the records are cut back to it and the derived files rewritten from it, so
+//! the result is the uninterrupted run's.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,75 +16,45 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use crate::arena::game::{play_game, EngineReferee, Referee};
-use crate::arena::openings::OpeningSuite;
+use crate::arena::openings::{Keys, OpeningSuite};
 use crate::arena::records::RecordWriter;
 use crate::cli::EvolveArgs;
-use crate::commands::thread_pool;
+use crate::commands::{thread_pool, Interrupted};
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
-use crate::ga::evolve::{Evolver, GenerationResult, RunState};
+use crate::ga::evolve::{Evolver, RunState};
+pub use crate::ga::run_folder::RunPaths;
+use crate::ga::run_folder::{write_results, RunFolder};
 use crate::game::connect::Rules;
 use crate::player::Player;
+use crate::report::plots;
 use crate::report::progress::{format_duration, Progress, ProgressMode};
-use crate::report::{history, plots};
 use crate::rng::derive_seed;
-use crate::weights::Meta;
 
 /// Purpose tag of the run's opening suite seed.
 const SUITE: u64 = 0x5017E;
 
-/// Where a run lives.
-pub struct RunPaths {
-    pub populations: PathBuf,
-    pub results: PathBuf,
-}
-
-impl RunPaths {
-    pub fn new(out: &Path, name: &str) -> RunPaths {
-        RunPaths { populations: out.join("populations").join(name), results: out.join("results").join(name) }
-    }
-
-    fn in_use(&self) -> bool {
-        let non_empty = |p: &Path| std::fs::read_dir(p).map(|mut d| d.next().is_some()).unwrap_or(false);
-        non_empty(&self.populations) || non_empty(&self.results)
-    }
-}
-
 pub fn run(args: &EvolveArgs) -> Result<()> {
-    let (config, state, paths) = prepare(args)?;
+    let (config, state, folder) = prepare(args)?;
     let pool = thread_pool(args.threads)?;
     let mode = if args.log { ProgressMode::Lines } else { ProgressMode::Auto };
-    let champion = pool.install(|| evolve(&config, state, &paths, mode, pool.current_num_threads()))?;
+    let champion = pool.install(|| evolve(&config, state, &folder, mode, pool.current_num_threads()))?;
     match champion {
         Some(path) => println!("champion {}", path.display()),
-        None => println!("stopped; resume with: evotune evolve --resume {}", paths.populations.display()),
+        None => {
+            println!("stopped; resume with: evotune evolve --resume {}", folder.paths.populations.display());
+            return Err(Interrupted.into());
+        }
     }
     Ok(())
 }
 
-/// The config, starting state and folders of a new or resumed run.
-fn prepare(args: &EvolveArgs) -> Result<(EvolveConfig, RunState, RunPaths)> {
+/// The config, starting state and locked folders of a new or resumed run. Everything that
+/// can be wrong with the config, its openings or its weight files is found before a folder
+/// is created or cleared.
+fn prepare(args: &EvolveArgs) -> Result<(EvolveConfig, RunState, RunFolder)> {
     if let Some(dir) = &args.resume {
-        let (mut config, state, path) = checkpoint::load_latest(dir)?;
-        if let Some(g) = args.generations {
-            config.generations = g;
-        }
-        if args.seed.is_some() || args.name.is_some() || args.force {
-            bail!("--resume continues a run as it was: --seed, --name and --force do not apply");
-        }
-        let out = match &args.out {
-            Some(o) => o.clone(),
-            None => dir.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default(),
-        };
-        let paths = RunPaths { populations: dir.clone(), results: out.join("results").join(&config.name) };
-        eprintln!(
-            "resuming {} from {} (generation {} of {})",
-            config.name,
-            path.display(),
-            state.generation,
-            config.generations
-        );
-        return Ok((config, state, paths));
+        return prepare_resume(args, dir);
     }
     let mut config = match &args.config {
         Some(p) => EvolveConfig::load(p)?,
@@ -90,51 +66,144 @@ fn prepare(args: &EvolveArgs) -> Result<(EvolveConfig, RunState, RunPaths)> {
     if let Some(g) = args.generations {
         config.generations = g;
     }
-    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
     if let Some(n) = &args.name {
         config.name = n.clone();
     }
     config.validate().context("invalid config after command-line overrides")?;
-    let mut paths = RunPaths::new(&out, &config.name);
-    if paths.in_use() {
-        if args.force {
-            for d in [&paths.populations, &paths.results] {
-                if d.exists() {
-                    std::fs::remove_dir_all(d).with_context(|| format!("{}: cannot remove", d.display()))?;
-                }
-            }
-        } else if args.name.is_some() {
-            bail!(
-                "{} already holds a run: continue it with --resume {}, or pass --force to replace it",
-                paths.populations.display(),
-                paths.populations.display()
-            );
-        } else {
-            let base = config.name.clone();
-            let n = (2..).find(|i| !RunPaths::new(&out, &format!("{base}-{i}")).in_use()).unwrap_or(2);
-            config.name = format!("{base}-{n}");
-            eprintln!(
-                "{} already holds a run (resume it with --resume {}); this one is `{}`",
-                RunPaths::new(&out, &base).populations.display(),
-                RunPaths::new(&out, &base).populations.display(),
-                config.name
-            );
-            paths = RunPaths::new(&out, &config.name);
-        }
-    }
     let suite = opening_suite(&config)?;
     let referee = EngineReferee { settings: config.games };
     let state = Evolver::new(&config, &suite, &referee)?.initial_state()?;
-    Ok((config, state, paths))
+
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    let base = config.name.clone();
+    let auto_name = args.name.is_none() && !args.force;
+    let mut n = 1;
+    let folder = loop {
+        let name = if n == 1 { base.clone() } else { format!("{base}-{n}") };
+        let paths = RunPaths::new(&out, &name);
+        // Looked at before locking so that a finished run's folder is not touched; checked
+        // again under the lock, which settles a race with another new run.
+        if auto_name && paths.holds_run() {
+            n += 1;
+            continue;
+        }
+        let folder = match RunFolder::lock(paths.clone()) {
+            Ok(f) => f,
+            Err(_) if auto_name => {
+                n += 1;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if paths.holds_run() {
+            if args.force {
+                folder.clear()?;
+            } else if auto_name {
+                n += 1;
+                continue;
+            } else {
+                bail!("{}", occupied_message(&paths));
+            }
+        }
+        if n > 1 {
+            let first = RunPaths::new(&out, &base);
+            eprintln!("{}; this run is `{name}`", occupied_message(&first));
+        }
+        config.name = name;
+        break folder;
+    };
+    Ok((config, state, folder))
 }
 
-/// The run's openings: its suite file, or generated from the run's seed.
+/// What to say about folders that hold an earlier run.
+fn occupied_message(paths: &RunPaths) -> String {
+    if checkpoint::exists_in(&paths.populations) {
+        format!(
+            "{} already holds a run: continue it with --resume {}, or pass --force to replace it",
+            paths.populations.display(),
+            paths.populations.display()
+        )
+    } else {
+        format!(
+            "{} holds files of an earlier run (and {} no checkpoint to resume from): pass --force to replace them",
+            paths.results.display(),
+            paths.populations.display()
+        )
+    }
+}
+
+fn prepare_resume(args: &EvolveArgs, dir: &Path) -> Result<(EvolveConfig, RunState, RunFolder)> {
+    if args.seed.is_some() || args.name.is_some() || args.force {
+        bail!("--resume continues a run as it was: --seed, --name and --force do not apply");
+    }
+    if !dir.is_dir() {
+        bail!("{}: no such run folder; give the run's populations/<run> folder", dir.display());
+    }
+    let out = match &args.out {
+        Some(o) => o.clone(),
+        None => dir.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default(),
+    };
+    // The lock first: a checkpoint read while another process writes the next one would be
+    // stale the moment it is read.
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut folder =
+        RunFolder::lock(RunPaths { populations: dir.to_path_buf(), results: out.join("results").join(&name) })?;
+    let loaded = checkpoint::load_latest(dir)?;
+    let mut config = loaded.config;
+    let state = loaded.state;
+    if let Some(g) = args.generations {
+        if g < state.generation {
+            bail!(
+                "--generations {g}: the run has done {} generations already; give more to extend it",
+                state.generation
+            );
+        }
+        config.generations = g;
+    }
+    folder.paths.results = out.join("results").join(&config.name);
+    if state.generation >= config.generations {
+        eprintln!(
+            "{} is complete ({} of {} generations); its result files are checked and rewritten. \
+             Pass --generations N to extend it.",
+            config.name, state.generation, config.generations
+        );
+    } else {
+        eprintln!(
+            "resuming {} from {} (generation {} of {})",
+            config.name,
+            loaded.path.display(),
+            state.generation,
+            config.generations
+        );
+    }
+    Ok((config, state, folder))
+}
+
+/// The run's openings: its suite file, or generated from the run's seed. Too few for a
+/// pairing's game pairs (each pair its own opening) is an error that says what to change.
 pub fn opening_suite(config: &EvolveConfig) -> Result<OpeningSuite> {
     let rules = Rules::CONNECT6;
-    match &config.openings.file {
-        Some(f) => OpeningSuite::load(f, rules).context("[openings] file"),
-        None => Ok(OpeningSuite::generate(rules, &config.openings.generator(), derive_seed(&[config.seed, SUITE]))),
+    let needed = config.openings_needed();
+    let suite = match &config.openings.file {
+        Some(f) => OpeningSuite::load(f, rules).context("[openings] file")?,
+        None => {
+            let generator = config.openings.generator();
+            let seed = derive_seed(&[config.seed, SUITE]);
+            let progress = Progress::background("openings", generator.count as u64, "openings");
+            let suite = OpeningSuite::generate_at_least(rules, &generator, seed, needed, Some(&progress))
+                .map_err(|e| anyhow::anyhow!("[openings]: {}", e.message(Keys::Config)))?;
+            progress.finish();
+            suite
+        }
+    };
+    if suite.len() < needed {
+        bail!(
+            "[openings] file: {} openings, but a pairing plays {needed} game pairs, each from its own opening; \
+             add openings or lower pairs",
+            suite.len()
+        );
     }
+    Ok(suite)
 }
 
 /// Milliseconds of one fitness game, measured on two games of the default weights.
@@ -155,49 +224,84 @@ fn calibrate(config: &EvolveConfig, suite: &OpeningSuite) -> f64 {
 pub fn evolve(
     config: &EvolveConfig,
     mut state: RunState,
-    paths: &RunPaths,
+    folder: &RunFolder,
     mode: ProgressMode,
     threads: usize,
 ) -> Result<Option<PathBuf>> {
     let suite = opening_suite(config)?;
     let referee = EngineReferee { settings: config.games };
-    run_loop(config, &mut state, paths, &suite, &referee, mode, threads, true)
+    run_loop(config, &mut state, folder, &suite, &referee, mode, threads, true)
 }
 
-/// The loop, with the referee given (tests use a mock).
+/// Games of the generations still to run: exact for the next one; for later ones, as many
+/// as when every generation's champion is new to the hall of fame (repeats play fewer).
+fn games_left(config: &EvolveConfig, evolver: &Evolver, state: &RunState, remaining: u32) -> usize {
+    if remaining == 0 {
+        return 0;
+    }
+    let hall = state.hall_of_fame.len();
+    evolver.games_next(state) + (1..remaining as usize).map(|j| config.games_per_generation(hall + j)).sum::<usize>()
+}
+
+/// Puts the run's folders in the state its newest checkpoint describes: stale temporary files
+/// removed; the generation-0 checkpoint written for a new run (from then on the run can be
+/// resumed); the records cut back to the checkpoint; the result files (re)written. Returns the
+/// records writer.
+fn settle(config: &EvolveConfig, state: &RunState, folder: &RunFolder) -> Result<Option<RecordWriter>> {
+    let paths = &folder.paths;
+    for dir in [&paths.populations, &paths.results] {
+        crate::fsutil::remove_stale_temps(dir).with_context(|| format!("{}: cannot clean up", dir.display()))?;
+    }
+    let existing = checkpoint::list(&paths.populations)?.into_iter().find(|(g, _)| *g == state.generation);
+    let records_len = match existing {
+        Some((_, path)) => checkpoint::load(&path)?.records_len,
+        None => {
+            // A new run: its records start empty. From this checkpoint on it can be resumed.
+            let len = config.output.records.then_some(0);
+            checkpoint::save(&paths.populations, config, state, &config.output, len)?;
+            len
+        }
+    };
+    let records = if config.output.records { Some(RecordWriter::resume(&paths.records(), records_len)?) } else { None };
+    write_results(config, state, paths, true)?;
+    Ok(records)
+}
+
+/// The loop, with the referee given (tests use a mock). The folder's lock is held throughout.
 #[allow(clippy::too_many_arguments)]
 pub fn run_loop(
     config: &EvolveConfig,
     state: &mut RunState,
-    paths: &RunPaths,
+    folder: &RunFolder,
     suite: &OpeningSuite,
     referee: &dyn Referee,
     mode: ProgressMode,
     threads: usize,
     handle_ctrl_c: bool,
 ) -> Result<Option<PathBuf>> {
+    let paths = &folder.paths;
     let evolver = Evolver::new(config, suite, referee)?;
-    std::fs::create_dir_all(&paths.populations)
-        .with_context(|| format!("{}: cannot create", paths.populations.display()))?;
     std::fs::create_dir_all(paths.results.join("champions"))
         .with_context(|| format!("{}: cannot create", paths.results.display()))?;
+    let mut records = settle(config, state, folder)?;
     let remaining = config.generations.saturating_sub(state.generation);
-    let per_gen = evolver.games_next(state);
-    let full_per_gen = config.games_per_generation(config.hall_of_fame.opponents);
-    let total = per_gen + full_per_gen * remaining.saturating_sub(1) as usize;
+    let total = games_left(config, &evolver, state, remaining);
     let quiet = mode == ProgressMode::Hidden;
     if !quiet {
         eprintln!(
-            "run {}: {} generations left of {}, population {} in {} groups, {} games per generation ({} in all), {} on {} threads",
+            "run {}: {} of {} generations to go, {} players in {} groups, {} on {} threads",
             config.name,
             remaining,
             config.generations,
             config.population,
             config.groups,
-            full_per_gen,
-            total,
             config.engine.limits().describe(),
             threads
+        );
+        eprintln!(
+            "games per generation: {} ({} to play in all, fewer if a champion repeats)",
+            config.games_per_generation(config.hall_of_fame.opponents),
+            total
         );
         if config.engine.time_ms.is_some() {
             eprintln!("note: [engine] time_ms makes games depend on the machine's load; this run is not reproducible");
@@ -223,16 +327,10 @@ pub fn run_loop(
                 eprintln!("\nstopping after this generation (its checkpoint will be saved); Ctrl-C again to stop now");
             } else {
                 eprintln!("\nstopped; the generation in flight is lost, the last checkpoint stands");
-                std::process::exit(130);
+                std::process::exit(crate::commands::EXIT_INTERRUPTED);
             }
         });
     }
-    let mut records = if config.output.records {
-        let path = paths.results.join("games.jsonl");
-        Some(RecordWriter::append(&path)?)
-    } else {
-        None
-    };
     let run_start = Instant::now();
     let mut champion = None;
     while state.generation < config.generations {
@@ -241,33 +339,31 @@ pub fn run_loop(
             Progress::new(&format!("gen {g}/{}", config.generations), evolver.games_next(state) as u64, "games", mode);
         let result = evolver.play_generation(state, &progress);
         progress.finish();
-        if let Some(w) = &mut records {
-            for r in &result.records {
-                w.write(r)?;
+        let records_len = match &mut records {
+            Some(w) => {
+                w.write_all(&result.records)?;
+                Some(w.sync()?)
             }
-        }
-        checkpoint::save(&paths.populations, config, state, &config.output)?;
-        champion = Some(write_results(config, state, &result, paths)?);
+            None => None,
+        };
+        checkpoint::save(&paths.populations, config, state, &config.output, records_len)?;
+        champion = write_results(config, state, paths, false)?;
         if !quiet {
             let row = &result.row;
             let elapsed = run_start.elapsed().as_secs_f64();
             let done = state.generation.saturating_sub(config.generations - remaining);
             let eta = elapsed / f64::from(done.max(1)) * f64::from(config.generations - state.generation);
+            // Short enough for an 80-column terminal; the rest of the row is in history.csv.
             progress.println(&format!(
-                "gen {}/{}: fmax {} favg {:.2} fmin {} champion #{} Pc {:.3} Pm {:.4} diversity {:.3}; {} games in {:.1}s ({:.1}/s, {:.1}% of the time outside games), run ETA {}",
+                "gen {}/{}: fmax {} favg {:.1} fmin {}, best #{}; {} games in {}, ETA {}",
                 row.generation,
                 config.generations,
                 row.fmax,
                 row.favg,
                 row.fmin,
                 row.champion,
-                row.pc_mean,
-                row.pm_mean,
-                row.diversity,
                 row.games,
-                row.wall_s,
-                row.games as f64 / row.wall_s.max(1e-9),
-                100.0 * (1.0 - row.games_wall_s / row.wall_s.max(1e-9)),
+                format_duration(std::time::Duration::from_secs_f64(row.wall_s)),
                 format_duration(std::time::Duration::from_secs_f64(eta))
             ));
         }
@@ -282,35 +378,5 @@ pub fn run_loop(
             Err(e) => eprintln!("warning: no plot: {e:#}"),
         }
     }
-    Ok(champion.or_else(|| Some(paths.results.join("champion.toml")).filter(|p| p.exists())))
-}
-
-/// champion.toml, champions/gen-NNNN.toml and history.csv after a generation.
-fn write_results(
-    config: &EvolveConfig,
-    state: &RunState,
-    result: &GenerationResult,
-    paths: &RunPaths,
-) -> Result<PathBuf> {
-    let schema = config.eval.schema(Rules::CONNECT6);
-    let best = result.best_individual();
-    let meta = Meta {
-        name: Some(format!("{}-g{}", config.name, result.generation)),
-        generation: Some(u64::from(result.generation)),
-        fitness: Some(result.fitness[result.best]),
-        seed: Some(config.seed),
-        config_hash: Some(config.hash()),
-        date: Some(humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()),
-        ..Meta::default()
-    };
-    let weights = best.weights(schema);
-    let gen_path = paths.results.join("champions").join(format!("gen-{:04}.toml", result.generation));
-    weights.save(&gen_path, &meta).with_context(|| format!("{}: cannot write", gen_path.display()))?;
-    let champion = paths.results.join("champion.toml");
-    weights.save(&champion, &meta).with_context(|| format!("{}: cannot write", champion.display()))?;
-    let csv = history::to_csv(&state.history)?;
-    let csv_path = paths.results.join("history.csv");
-    crate::fsutil::write_atomic(&csv_path, csv.as_bytes())
-        .with_context(|| format!("{}: cannot write", csv_path.display()))?;
-    Ok(champion)
+    Ok(champion.or_else(|| Some(paths.champion()).filter(|p| p.exists())))
 }

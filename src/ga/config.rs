@@ -11,7 +11,8 @@ use crate::arena::game::GameSettings;
 use crate::arena::openings::{OpeningConfig, OpeningMethod};
 use crate::game::connect::eval::EvalKind;
 use crate::game::connect::movegen::MoveGenConfig;
-use crate::search::{EngineConfig, Limits, SearchKind};
+use crate::game::connect::Rules;
+use crate::search::{EngineConfig, Limits, SearchKind, MAX_DEPTH, MAX_NODES, MAX_TIME_MS, MAX_TT_MIB, MAX_WIDTH};
 
 /// The built-in default config (`configs/quick.toml`): minutes on 2 cores.
 pub const QUICK_TOML: &str = include_str!("../../configs/quick.toml");
@@ -296,11 +297,52 @@ impl Default for OutputConfig {
     }
 }
 
+/// The largest population (a generation of it in one group is half a million pairings).
+pub const MAX_POPULATION: usize = 1000;
+/// The most game pairs per pairing, against each hall-of-fame opponent and anchor.
+pub const MAX_PAIRS: usize = 1000;
+/// The most hall-of-fame opponents and anchors.
+pub const MAX_OPPONENTS: usize = 100;
+pub const MAX_GENERATIONS: u32 = 1_000_000;
+/// The most games one generation may play (at a few ms each, hours per generation).
+pub const MAX_GAMES_PER_GENERATION: usize = 1_000_000;
+
+/// `key = value: between lo and hi` unless `lo <= value <= hi`.
+fn in_range<T: PartialOrd + std::fmt::Display>(key: &str, value: T, lo: T, hi: T) -> Result<()> {
+    if value < lo || value > hi {
+        bail!("{key} = {value}: between {lo} and {hi}");
+    }
+    Ok(())
+}
+
+/// A TOML error as `file:line: [section] key = value: what is wrong`, so that it names the
+/// key even when the message alone does not (a wrong type says only what it expected).
+fn toml_error(text: &str, file: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim_end().replace('\n', " ");
+    let Some(span) = e.span() else { return format!("{file}: {message}") };
+    let start = span.start.min(text.len());
+    let line_no = text[..start].matches('\n').count() + 1;
+    let line = text.lines().nth(line_no - 1).unwrap_or("");
+    let line = line.split(" #").next().unwrap_or(line).trim();
+    let section = text[..start]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('[') && l.contains(']'))
+        .map(|l| l[..=l.find(']').unwrap_or(0)].to_string() + " ")
+        .unwrap_or_default();
+    if line.starts_with('[') || line.is_empty() {
+        format!("{file}:{line_no}: {message}")
+    } else {
+        format!("{file}:{line_no}: {section}{line}: {message}")
+    }
+}
+
 impl EvolveConfig {
     /// Parses and validates a config; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<EvolveConfig> {
         let config: EvolveConfig =
-            toml::from_str(text).map_err(|e| anyhow::anyhow!("{file}: {}", e.to_string().trim_end()))?;
+            toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", toml_error(text, file, &e)))?;
         config.validate().with_context(|| format!("{file}: invalid config"))?;
         Ok(config)
     }
@@ -315,9 +357,10 @@ impl EvolveConfig {
         Self::parse(QUICK_TOML, "configs/quick.toml (built in)").expect("the built-in config is valid")
     }
 
-    /// The config as TOML (stored in checkpoints; hashed for `[meta] config_hash`).
+    /// The config as TOML (stored in checkpoints; hashed for `[meta] config_hash`). Cannot
+    /// fail for a validated config (its seed fits a TOML integer).
     pub fn to_toml(&self) -> String {
-        toml::to_string(self).expect("a config serialises")
+        toml::to_string(self).expect("a validated config serialises")
     }
 
     /// A stable hash of the config's content.
@@ -325,20 +368,31 @@ impl EvolveConfig {
         format!("{:016x}", crate::fsutil::fnv1a64(self.to_toml().as_bytes()))
     }
 
-    /// Checks every value the types do not.
+    /// Openings a generated or given suite must hold: a pairing plays its game pairs from
+    /// consecutive openings, and a repeated one would replay a game move for move.
+    pub fn openings_needed(&self) -> usize {
+        let fixed = self.hall_of_fame.opponents > 0 || !self.hall_of_fame.anchors.is_empty();
+        self.pairs.max(if fixed { self.hall_of_fame.pairs } else { 1 })
+    }
+
+    /// Checks every value the types do not: each key's range, and the keys that depend on
+    /// each other. The error names the key (`[section] key = value`) and what is allowed.
     pub fn validate(&self) -> Result<()> {
         let name_ok = !self.name.is_empty()
+            && self.name.len() <= 100
             && self.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
             && !self.name.starts_with('.');
         if !name_ok {
-            bail!("name = {:?}: use letters, digits, '-', '_' and '.' (it names folders)", self.name);
+            bail!(
+                "name = {:?}: up to 100 letters, digits, '-', '_' and '.', not starting with '.' (it names folders)",
+                self.name
+            );
         }
-        if self.generations == 0 {
-            bail!("generations = 0: must be at least 1");
-        }
-        if self.groups == 0 {
-            bail!("groups = 0: must be at least 1");
-        }
+        // Checkpoints store the config as TOML, whose integers are signed 64-bit.
+        in_range("seed", self.seed, 0, i64::MAX as u64)?;
+        in_range("generations", self.generations, 1, MAX_GENERATIONS)?;
+        in_range("population", self.population, 2, MAX_POPULATION)?;
+        in_range("groups", self.groups, 1, MAX_POPULATION / 2)?;
         if self.population < 2 * self.groups {
             bail!(
                 "population = {}: must be at least 2 * groups = {} (every group needs two players)",
@@ -346,12 +400,7 @@ impl EvolveConfig {
                 2 * self.groups
             );
         }
-        if self.population == self.groups {
-            bail!("population = groups: no room for children");
-        }
-        if self.pairs == 0 {
-            bail!("pairs = 0: must be at least 1");
-        }
+        in_range("pairs", self.pairs, 1, MAX_PAIRS)?;
         if self.eval == EvalKind::RoadsGlobal {
             bail!("eval = \"roads-global\": tune \"roads\" (the same weights, scanned faster) or \"patterns\"");
         }
@@ -382,23 +431,45 @@ impl EvolveConfig {
         if e.depth.is_none() && e.nodes.is_none() && e.time_ms.is_none() {
             bail!("[engine]: give at least one of depth, nodes, time_ms");
         }
-        if e.depth == Some(0) || e.nodes == Some(0) || e.time_ms == Some(0) {
-            bail!("[engine]: depth, nodes and time_ms must be at least 1");
+        if let Some(d) = e.depth {
+            in_range("[engine] depth", d, 1, MAX_DEPTH)?;
         }
-        if e.tt_mib == 0 || e.tt_mib > 4096 {
-            bail!("[engine] tt_mib = {}: between 1 and 4096", e.tt_mib);
+        if let Some(n) = e.nodes {
+            in_range("[engine] nodes", n, 1, MAX_NODES)?;
         }
-        if e.singles == 0 || e.seconds == 0 || e.width == 0 {
-            bail!("[engine] singles, seconds and width must be at least 1");
+        if let Some(t) = e.time_ms {
+            in_range("[engine] time_ms", t, 1, MAX_TIME_MS)?;
         }
-        if self.openings.file.is_none() && (self.openings.count == 0 || self.openings.turns == 0) {
-            bail!("[openings] count and turns must be at least 1");
+        in_range("[engine] tt_mib", e.tt_mib, 1, MAX_TT_MIB)?;
+        let cells = Rules::CONNECT6.cells();
+        in_range("[engine] singles", e.singles, 1, cells)?;
+        in_range("[engine] seconds", e.seconds, 1, cells)?;
+        in_range("[engine] width", e.width, 1, MAX_WIDTH)?;
+        self.openings
+            .generator()
+            .check(Rules::CONNECT6)
+            .map_err(|(key, msg)| anyhow::anyhow!("[openings] {key} = {msg}"))?;
+        let h = &self.hall_of_fame;
+        in_range("[hall_of_fame] opponents", h.opponents, 0, MAX_OPPONENTS)?;
+        if h.anchors.len() > MAX_OPPONENTS {
+            bail!("[hall_of_fame] anchors: {} given, at most {MAX_OPPONENTS}", h.anchors.len());
         }
-        if (self.hall_of_fame.opponents > 0 || !self.hall_of_fame.anchors.is_empty()) && self.hall_of_fame.pairs == 0 {
-            bail!("[hall_of_fame] pairs = 0: must be at least 1 when opponents > 0 or anchors are given");
+        if h.opponents > 0 || !h.anchors.is_empty() {
+            if h.pairs == 0 {
+                bail!("[hall_of_fame] pairs = 0: must be at least 1 when opponents > 0 or anchors are given");
+            }
+            in_range("[hall_of_fame] pairs", h.pairs, 1, MAX_PAIRS)?;
         }
-        if self.output.keep_last == 0 {
-            bail!("[output] keep_last = 0: keep at least the last checkpoint");
+        in_range("[output] keep_last", self.output.keep_last, 1, 100_000)?;
+        let games = self.games_per_generation(h.opponents);
+        if games > MAX_GAMES_PER_GENERATION {
+            bail!(
+                "population = {}, groups = {}, pairs = {} and [hall_of_fame] make {games} games a generation; \
+                 at most {MAX_GAMES_PER_GENERATION}: use more groups, fewer pairs or a smaller population",
+                self.population,
+                self.groups,
+                self.pairs
+            );
         }
         Ok(())
     }

@@ -8,4 +8,5 @@ pub mod config;
 pub mod evolve;
 pub mod operators;
 pub mod population;
+pub mod run_folder;
 pub mod selection;
