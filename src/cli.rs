@@ -24,8 +24,9 @@ fn time_range() -> clap::builder::RangedU64ValueParser<u64> {
 ///
 /// Start with `evotune evolve` (a short run on the built-in quick config), then
 /// `evotune match --a results/<run>/champion.toml --b defaults` to see whether it is better.
-/// Wherever a weight file is expected, `defaults` names the hand-set table and `random` /
-/// `random:SEED` a uniformly random one.
+/// Wherever a weight file is expected, `defaults` names the hand-set table, `random` /
+/// `random:SEED` a uniformly random one, and a run's folder (results/<run>) its champion.
+/// Weight files are TOML, or JSON as `export --format json` writes them.
 #[derive(Parser, Debug)]
 #[command(name = "evotune", version, about, long_about)]
 pub struct Cli {
@@ -279,10 +280,12 @@ pub struct SideArgs {
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Player A: a weight file, `defaults`, `random` or `random:SEED`.
+    /// Player A: a weight file, a run folder (its champion), `defaults`, `random` or
+    /// `random:SEED`.
     #[arg(long)]
     pub a: String,
-    /// Player B: a weight file, `defaults`, `random` or `random:SEED`.
+    /// Player B: a weight file, a run folder (its champion), `defaults`, `random` or
+    /// `random:SEED`.
     #[arg(long)]
     pub b: String,
     /// Game pairs: each opening is played twice, colours swapped.

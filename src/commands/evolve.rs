@@ -27,6 +27,7 @@ pub use crate::ga::run_folder::RunPaths;
 use crate::ga::run_folder::{write_results, RunFolder};
 use crate::game::connect::Rules;
 use crate::player::Player;
+use crate::report::history::HistoryRow;
 use crate::report::plots;
 use crate::report::progress::{format_duration, Progress, ProgressMode};
 use crate::rng::derive_seed;
@@ -35,10 +36,12 @@ use crate::rng::derive_seed;
 const SUITE: u64 = 0x5017E;
 
 pub fn run(args: &EvolveArgs) -> Result<()> {
-    let (config, state, folder) = prepare(args)?;
+    let Prepared { config, mut state, suite, folder } = prepare(args)?;
     let pool = thread_pool(args.threads)?;
     let mode = if args.log { ProgressMode::Lines } else { ProgressMode::Auto };
-    let champion = pool.install(|| evolve(&config, state, &folder, mode, pool.current_num_threads()))?;
+    let referee = EngineReferee { settings: config.games };
+    let threads = pool.current_num_threads();
+    let champion = pool.install(|| run_loop(&config, &mut state, &folder, &suite, &referee, mode, threads, true))?;
     match champion {
         Some(path) => println!("champion {}", path.display()),
         None => {
@@ -49,10 +52,18 @@ pub fn run(args: &EvolveArgs) -> Result<()> {
     Ok(())
 }
 
-/// The config, starting state and locked folders of a new or resumed run. Everything that
-/// can be wrong with the config, its openings or its weight files is found before a folder
-/// is created or cleared.
-fn prepare(args: &EvolveArgs) -> Result<(EvolveConfig, RunState, RunFolder)> {
+/// A run ready to go.
+struct Prepared {
+    config: EvolveConfig,
+    state: RunState,
+    suite: OpeningSuite,
+    folder: RunFolder,
+}
+
+/// The config, starting state, openings and locked folders of a new or resumed run.
+/// Everything that can be wrong with the config, its openings or its weight files is found
+/// before a folder is created or cleared.
+fn prepare(args: &EvolveArgs) -> Result<Prepared> {
     if let Some(dir) = &args.resume {
         return prepare_resume(args, dir);
     }
@@ -112,7 +123,7 @@ fn prepare(args: &EvolveArgs) -> Result<(EvolveConfig, RunState, RunFolder)> {
         config.name = name;
         break folder;
     };
-    Ok((config, state, folder))
+    Ok(Prepared { config, state, suite, folder })
 }
 
 /// What to say about folders that hold an earlier run.
@@ -132,7 +143,7 @@ fn occupied_message(paths: &RunPaths) -> String {
     }
 }
 
-fn prepare_resume(args: &EvolveArgs, dir: &Path) -> Result<(EvolveConfig, RunState, RunFolder)> {
+fn prepare_resume(args: &EvolveArgs, dir: &Path) -> Result<Prepared> {
     if args.seed.is_some() || args.name.is_some() || args.force {
         bail!("--resume continues a run as it was: --seed, --name and --force do not apply");
     }
@@ -176,7 +187,8 @@ fn prepare_resume(args: &EvolveArgs, dir: &Path) -> Result<(EvolveConfig, RunSta
             config.generations
         );
     }
-    Ok((config, state, folder))
+    let suite = opening_suite(&config)?;
+    Ok(Prepared { config, state, suite, folder })
 }
 
 /// The run's openings: its suite file, or generated from the run's seed. Too few for a
@@ -219,20 +231,6 @@ fn calibrate(config: &EvolveConfig, suite: &OpeningSuite) -> f64 {
     start.elapsed().as_secs_f64() * 1e3 / games as f64
 }
 
-/// Runs generations until the config's count or a Ctrl-C. Returns the champion's path, or
-/// None when stopped early.
-pub fn evolve(
-    config: &EvolveConfig,
-    mut state: RunState,
-    folder: &RunFolder,
-    mode: ProgressMode,
-    threads: usize,
-) -> Result<Option<PathBuf>> {
-    let suite = opening_suite(config)?;
-    let referee = EngineReferee { settings: config.games };
-    run_loop(config, &mut state, folder, &suite, &referee, mode, threads, true)
-}
-
 /// Games of the generations still to run: exact for the next one; for later ones, as many
 /// as when every generation's champion is new to the hall of fame (repeats play fewer).
 fn games_left(config: &EvolveConfig, evolver: &Evolver, state: &RunState, remaining: u32) -> usize {
@@ -241,6 +239,24 @@ fn games_left(config: &EvolveConfig, evolver: &Evolver, state: &RunState, remain
     }
     let hall = state.hall_of_fame.len();
     evolver.games_next(state) + (1..remaining as usize).map(|j| config.games_per_generation(hall + j)).sum::<usize>()
+}
+
+/// The line printed after a generation: short enough for an 80-column terminal (the rest of
+/// the row, rates and diversity included, is in history.csv).
+fn generation_line(row: &HistoryRow, generations: u32, eta_s: f64) -> String {
+    let secs = |s: f64| format_duration(std::time::Duration::from_secs_f64(s.max(0.0)));
+    format!(
+        "gen {}/{}: fmax {} favg {:.1} fmin {}, best #{}; {} games in {}, ETA {}",
+        row.generation,
+        generations,
+        row.fmax,
+        row.favg,
+        row.fmin,
+        row.champion,
+        row.games,
+        secs(row.wall_s),
+        secs(eta_s)
+    )
 }
 
 /// Puts the run's folders in the state its newest checkpoint describes: stale temporary files
@@ -254,7 +270,22 @@ fn settle(config: &EvolveConfig, state: &RunState, folder: &RunFolder) -> Result
     }
     let existing = checkpoint::list(&paths.populations)?.into_iter().find(|(g, _)| *g == state.generation);
     let records_len = match existing {
-        Some((_, path)) => checkpoint::load(&path)?.records_len,
+        Some((_, path)) => {
+            let recorded = checkpoint::load(&path)?.records_len;
+            let file = paths.records();
+            let actual = std::fs::metadata(&file).map_or(0, |m| m.len());
+            match recorded {
+                Some(len) if config.output.records && actual < len => {
+                    eprintln!(
+                        "warning: {} has {actual} bytes where the checkpoint recorded {len}: games of earlier \
+                         generations are missing from it; the run goes on and adds its new ones",
+                        file.display()
+                    );
+                    None
+                }
+                other => other,
+            }
+        }
         None => {
             // A new run: its records start empty. From this checkpoint on it can be resumed.
             let len = config.output.records.then_some(0);
@@ -267,7 +298,9 @@ fn settle(config: &EvolveConfig, state: &RunState, folder: &RunFolder) -> Result
     Ok(records)
 }
 
-/// The loop, with the referee given (tests use a mock). The folder's lock is held throughout.
+/// Runs generations until the config's count or a Ctrl-C; returns the champion's path, or
+/// None when stopped early. The referee plays the games (tests use a mock); the folder's lock
+/// is held throughout.
 #[allow(clippy::too_many_arguments)]
 pub fn run_loop(
     config: &EvolveConfig,
@@ -349,23 +382,10 @@ pub fn run_loop(
         checkpoint::save(&paths.populations, config, state, &config.output, records_len)?;
         champion = write_results(config, state, paths, false)?;
         if !quiet {
-            let row = &result.row;
             let elapsed = run_start.elapsed().as_secs_f64();
             let done = state.generation.saturating_sub(config.generations - remaining);
             let eta = elapsed / f64::from(done.max(1)) * f64::from(config.generations - state.generation);
-            // Short enough for an 80-column terminal; the rest of the row is in history.csv.
-            progress.println(&format!(
-                "gen {}/{}: fmax {} favg {:.1} fmin {}, best #{}; {} games in {}, ETA {}",
-                row.generation,
-                config.generations,
-                row.fmax,
-                row.favg,
-                row.fmin,
-                row.champion,
-                row.games,
-                format_duration(std::time::Duration::from_secs_f64(row.wall_s)),
-                format_duration(std::time::Duration::from_secs_f64(eta))
-            ));
+            progress.println(&generation_line(&result.row, config.generations, eta));
         }
         if stop.load(Ordering::SeqCst) > 0 {
             return Ok(None);
@@ -379,4 +399,67 @@ pub fn run_loop(
         }
     }
     Ok(champion.or_else(|| Some(paths.champion()).filter(|p| p.exists())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ga::evolve::tests::mock_setup;
+
+    /// The announced total is the games the generations play (it counted every generation
+    /// with the full hall of fame, 24 games too many for the quick run); only a champion that
+    /// wins again, and so is not a new opponent, makes it fewer.
+    #[test]
+    fn the_announced_games_are_the_games_played() {
+        let (mut config, suite, referee) = mock_setup();
+        config.hall_of_fame.opponents = 2;
+        config.generations = 6;
+        let mut exact = 0;
+        for seed in 1..=20 {
+            config.seed = seed;
+            let evolver = Evolver::new(&config, &suite, &referee).unwrap();
+            let mut state = evolver.initial_state().unwrap();
+            let announced = games_left(&config, &evolver, &state, config.generations);
+            let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+            let played: usize =
+                (0..config.generations).map(|_| evolver.play_generation(&mut state, &p).records.len()).sum();
+            let mut distinct = state.hall_of_fame.iter().map(|e| e.genes.clone()).collect::<Vec<_>>();
+            distinct.sort();
+            distinct.dedup();
+            if distinct.len() == state.hall_of_fame.len() {
+                assert_eq!(announced, played, "seed {seed}");
+                exact += 1;
+            } else {
+                assert!(played <= announced, "seed {seed}: {played} vs {announced}");
+            }
+            assert_eq!(games_left(&config, &evolver, &state, 0), 0);
+        }
+        assert!(exact > 0, "no seed with six different champions");
+    }
+
+    #[test]
+    fn generation_lines_fit_a_terminal() {
+        let row = HistoryRow {
+            generation: 1234,
+            fmax: 123.0,
+            favg: -0.123_456,
+            fmin: -123.0,
+            champion: 123_456,
+            pc_mean: 0.123_456_789,
+            pm_mean: 0.000_123_456,
+            diversity: 0.123_456,
+            games: 123_456,
+            black_wins: 1,
+            white_wins: 1,
+            draws: 1,
+            wall_s: 12_345.678,
+            games_wall_s: 12_000.0,
+        };
+        let line = generation_line(&row, 3000, 1e6);
+        assert!(line.len() <= 100, "{} chars: {line}", line.len());
+        assert!(
+            line.starts_with("gen 1234/3000: fmax 123 favg -0.1 fmin -123, best #123456; 123456 games in 3h25m"),
+            "{line}"
+        );
+    }
 }

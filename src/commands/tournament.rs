@@ -61,7 +61,7 @@ pub fn play_tournament(
             n_pairings,
             config.pairs,
             games,
-            suite.len(),
+            (n_pairings * config.pairs).min(suite.len()),
             rayon::current_num_threads()
         );
         for p in players {
