@@ -24,7 +24,7 @@ use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
 use crate::ga::evolve::{Evolver, RunState};
 pub use crate::ga::run_folder::RunPaths;
-use crate::ga::run_folder::{write_results, RunFolder};
+use crate::ga::run_folder::{write_results, LockError, RunFolder};
 use crate::game::connect::Rules;
 use crate::player::Player;
 use crate::report::history::HistoryRow;
@@ -88,37 +88,42 @@ fn prepare(args: &EvolveArgs) -> Result<Prepared> {
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
     let base = config.name.clone();
     let auto_name = args.name.is_none() && !args.force;
+    // Why the config's own name was passed over, for the message.
+    let mut passed_over = None;
     let mut n = 1;
     let folder = loop {
         let name = if n == 1 { base.clone() } else { format!("{base}-{n}") };
         let paths = RunPaths::new(&out, &name);
+        let why_not = |reason: String| if n == 1 { Some(reason) } else { None };
         // Looked at before locking so that a finished run's folder is not touched; checked
         // again under the lock, which settles a race with another new run.
         if auto_name && paths.holds_run() {
+            passed_over = passed_over.or(why_not(occupied_message(&paths)));
             n += 1;
             continue;
         }
         let folder = match RunFolder::lock(paths.clone()) {
             Ok(f) => f,
-            Err(_) if auto_name => {
+            Err(e @ LockError::InUse { .. }) if auto_name => {
+                passed_over = passed_over.or(why_not(e.to_string()));
                 n += 1;
                 continue;
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
         if paths.holds_run() {
             if args.force {
                 folder.clear()?;
             } else if auto_name {
+                passed_over = passed_over.or(why_not(occupied_message(&paths)));
                 n += 1;
                 continue;
             } else {
                 bail!("{}", occupied_message(&paths));
             }
         }
-        if n > 1 {
-            let first = RunPaths::new(&out, &base);
-            eprintln!("{}; this run is `{name}`", occupied_message(&first));
+        if let Some(why) = &passed_over {
+            eprintln!("{why}; this run is `{name}`");
         }
         config.name = name;
         break folder;

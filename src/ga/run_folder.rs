@@ -69,6 +69,21 @@ fn has_files(dir: &Path) -> bool {
     })
 }
 
+/// Why a run folder could not be locked.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    /// Another process holds the lock: a run is going in this folder.
+    #[error(
+        "{} is in use by another evotune{}: wait for that run to finish or stop it; two runs must not \
+         share a folder (give this one another --name or --out)",
+        .dir.display(),
+        .holder.as_ref().map(|p| format!(" (process {p})")).unwrap_or_default()
+    )]
+    InUse { dir: PathBuf, holder: Option<String> },
+    #[error("{}: cannot {what}: {error}", .path.display())]
+    Io { path: PathBuf, what: &'static str, error: std::io::Error },
+}
+
 /// A run's folders, locked by this process.
 #[derive(Debug)]
 pub struct RunFolder {
@@ -80,9 +95,12 @@ pub struct RunFolder {
 impl RunFolder {
     /// Creates `populations/<run>` if needed and takes its lock. Fails at once, naming the
     /// folder and the process that holds it, when another process has it.
-    pub fn lock(paths: RunPaths) -> Result<RunFolder> {
+    pub fn lock(paths: RunPaths) -> Result<RunFolder, LockError> {
         let dir = &paths.populations;
-        fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        fn io<'a>(path: &'a Path, what: &'static str) -> impl FnOnce(std::io::Error) -> LockError + 'a {
+            move |error| LockError::Io { path: path.to_path_buf(), what, error }
+        }
+        fs::create_dir_all(dir).map_err(io(dir, "create"))?;
         let path = dir.join(LOCK_FILE);
         let mut file = fs::OpenOptions::new()
             .read(true)
@@ -90,23 +108,16 @@ impl RunFolder {
             .create(true)
             .truncate(false)
             .open(&path)
-            .with_context(|| format!("{}: cannot open the run's lock file", path.display()))?;
+            .map_err(io(&path, "open the run's lock file"))?;
         match file.try_lock() {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) => {
                 let mut holder = String::new();
                 let _ = file.read_to_string(&mut holder);
-                let holder = holder.trim();
-                let by = if holder.is_empty() { String::new() } else { format!(" (process {holder})") };
-                anyhow::bail!(
-                    "{} is in use by another evotune{by}: wait for that run to finish or stop it; \
-                     two runs must not share a folder (give this one another --name or --out)",
-                    dir.display()
-                );
+                let holder = Some(holder.trim().to_string()).filter(|h| !h.is_empty());
+                return Err(LockError::InUse { dir: dir.clone(), holder });
             }
-            Err(fs::TryLockError::Error(e)) => {
-                return Err(e).with_context(|| format!("{}: cannot lock", path.display()));
-            }
+            Err(fs::TryLockError::Error(e)) => return Err(io(&path, "lock")(e)),
         }
         // Who holds the lock, for the message above; not needed for the lock itself.
         let _ = file.set_len(0).and_then(|_| file.rewind()).and_then(|_| writeln!(file, "{}", std::process::id()));
