@@ -92,42 +92,51 @@ impl OpeningConfig {
     /// Checks every value's range. The error names the setting (`count`, `turns`, ...) and
     /// says what is allowed; the caller puts it in its own terms (`[openings] count`,
     /// `--count`).
-    pub fn check(&self, rules: Rules) -> Result<(), (&'static str, String)> {
+    pub fn check(&self, rules: Rules) -> Result<(), BadSetting> {
+        let bad = |key, message| Err(BadSetting { key, message });
         let max_radius = Self::max_radius(rules);
         if !(1..=MAX_COUNT).contains(&self.count) {
-            return Err(("count", format!("{}: between 1 and {MAX_COUNT}", self.count)));
+            return bad("count", format!("{}: between 1 and {MAX_COUNT}", self.count));
         }
         if !(1..=MAX_TURNS).contains(&self.turns) {
-            return Err(("turns", format!("{}: between 1 and {MAX_TURNS}", self.turns)));
+            return bad("turns", format!("{}: between 1 and {MAX_TURNS}", self.turns));
         }
         if !(1..=max_radius).contains(&self.radius) {
-            return Err((
+            return bad(
                 "radius",
                 format!(
                     "{}: between 1 and {max_radius} (the distance from the centre of the {}x{} board to its edge)",
                     self.radius, rules.width, rules.height
                 ),
-            ));
+            );
         }
         if self.balance < 0 {
-            return Err(("balance", format!("{}: at least 0 (points from even)", self.balance)));
+            return bad("balance", format!("{}: at least 0 (points from even)", self.balance));
         }
         if !(1..=MAX_TOP).contains(&self.top) {
-            return Err(("top", format!("{}: between 1 and {MAX_TOP}", self.top)));
+            return bad("top", format!("{}: between 1 and {MAX_TOP}", self.top));
         }
         let cells = (2 * self.radius + 1).pow(2);
         let stones = self.stones(rules);
         if self.method == OpeningMethod::Random && stones > cells {
-            return Err((
+            return bad(
                 "turns",
                 format!(
                     "{}: {stones} stones do not fit in the {cells} cells within radius {} of the centre; use fewer turns or a larger radius",
                     self.turns, self.radius
                 ),
-            ));
+            );
         }
         Ok(())
     }
+}
+
+/// A generator setting out of its range: which one (`radius`), and `value: what is allowed`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{key} = {message}")]
+pub struct BadSetting {
+    pub key: &'static str,
+    pub message: String,
 }
 
 /// Why a generated suite came out smaller than needed, with what was rejected, so that the
@@ -485,13 +494,16 @@ impl Openings {
         &self.suite
     }
 
-    /// Distinct openings that `pairs` pairs will use, as far as known before playing: every
-    /// pair its own, up to the suite's size.
-    pub fn planned(&self, pairs: usize) -> usize {
-        match self.generator {
-            Some(_) => pairs.min(self.count),
-            None => pairs.min(self.suite.len()),
-        }
+    /// The openings `pairs` pairs will start from, for a header: `N openings`, or `up to N
+    /// openings` while the generator has not yet shown that it holds them all. The first few
+    /// (as many as a short match needs) are generated here, so a short match's count is exact.
+    pub fn describe(&mut self, pairs: usize) -> Result<String, Shortfall> {
+        self.ensure(pairs.min(OpeningConfig::default().count))?;
+        let known = self.suite.len();
+        Ok(match &self.generator {
+            Some(_) if known < pairs.min(self.count) => format!("up to {} openings", pairs.min(self.count)),
+            _ => format!("{} openings", pairs.min(known)),
+        })
     }
 }
 
@@ -681,15 +693,18 @@ mod tests {
 
     #[test]
     fn lazy_openings_match_the_eager_suite() {
-        let config = OpeningConfig { count: 40, ..OpeningConfig::default() };
+        let config = OpeningConfig { count: 200, ..OpeningConfig::default() };
         let eager = OpeningSuite::generate(Rules::CONNECT6, &config, 3).unwrap();
         let mut lazy = Openings::generated(Rules::CONNECT6, &config, 3);
-        assert_eq!(lazy.planned(100), 40);
-        assert_eq!(lazy.ensure(8), Ok(None));
-        assert_eq!(lazy.suite().len(), 8);
-        assert_eq!(lazy.suite().openings[..], eager.openings[..8]);
-        assert_eq!(lazy.ensure(100), Ok(None), "40 asked for, 40 made: not a shortfall");
+        assert_eq!(lazy.describe(30).unwrap(), "30 openings");
+        assert_eq!(lazy.describe(100).unwrap(), "up to 100 openings");
+        assert_eq!(lazy.describe(1000).unwrap(), "up to 200 openings");
+        assert_eq!(lazy.suite().len(), 64, "only what a header needs is made up front");
+        assert_eq!(lazy.ensure(100), Ok(None));
+        assert_eq!(lazy.suite().openings[..], eager.openings[..100]);
+        assert_eq!(lazy.ensure(300), Ok(None), "200 asked for, 200 made: not a shortfall");
         assert_eq!(lazy.suite(), &eager);
+        assert_eq!(lazy.describe(1000).unwrap(), "200 openings");
         // Settings with few openings: the lazy source runs out and says how many there are.
         let few = OpeningConfig { count: 100, turns: 1, ..OpeningConfig::default() };
         let mut lazy = Openings::generated(Rules::CONNECT6, &few, 3);
@@ -705,17 +720,17 @@ mod tests {
         let rules = Rules::CONNECT6;
         let random = OpeningConfig { method: OpeningMethod::Random, ..OpeningConfig::default() };
         let check = |c: OpeningConfig| c.check(rules).unwrap_err();
-        assert_eq!(check(OpeningConfig { radius: 10, ..random }).0, "radius");
-        assert!(check(OpeningConfig { radius: 10, ..random }).1.contains("between 1 and 9"));
-        assert_eq!(check(OpeningConfig { radius: usize::MAX, ..random }).0, "radius");
-        assert_eq!(check(OpeningConfig { radius: 0, ..random }).0, "radius");
-        assert_eq!(check(OpeningConfig { turns: 400, ..random }).0, "turns");
-        assert_eq!(check(OpeningConfig { turns: 0, ..random }).0, "turns");
-        assert_eq!(check(OpeningConfig { count: 0, ..random }).0, "count");
-        assert_eq!(check(OpeningConfig { count: usize::MAX, ..random }).0, "count");
-        assert_eq!(check(OpeningConfig { balance: -1, ..random }).0, "balance");
-        assert_eq!(check(OpeningConfig { top: 0, ..random }).0, "top");
-        assert_eq!(check(OpeningConfig { radius: 1, turns: 6, ..random }).0, "turns");
+        assert_eq!(check(OpeningConfig { radius: 10, ..random }).key, "radius");
+        assert!(check(OpeningConfig { radius: 10, ..random }).message.contains("between 1 and 9"));
+        assert_eq!(check(OpeningConfig { radius: usize::MAX, ..random }).key, "radius");
+        assert_eq!(check(OpeningConfig { radius: 0, ..random }).key, "radius");
+        assert_eq!(check(OpeningConfig { turns: 400, ..random }).key, "turns");
+        assert_eq!(check(OpeningConfig { turns: 0, ..random }).key, "turns");
+        assert_eq!(check(OpeningConfig { count: 0, ..random }).key, "count");
+        assert_eq!(check(OpeningConfig { count: usize::MAX, ..random }).key, "count");
+        assert_eq!(check(OpeningConfig { balance: -1, ..random }).key, "balance");
+        assert_eq!(check(OpeningConfig { top: 0, ..random }).key, "top");
+        assert_eq!(check(OpeningConfig { radius: 1, turns: 6, ..random }).key, "turns");
         // In range, but no opening passes: the error says which setting to change.
         for (c, want) in [
             (OpeningConfig { turns: 2, ..random }, "[openings] balance"),

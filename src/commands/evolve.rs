@@ -325,7 +325,7 @@ pub fn run_loop(
     let remaining = config.generations.saturating_sub(state.generation);
     let total = games_left(config, &evolver, state, remaining);
     let quiet = mode == ProgressMode::Hidden;
-    if !quiet {
+    if !quiet && remaining > 0 {
         eprintln!(
             "run {}: {} of {} generations to go, {} players in {} groups, {} on {} threads",
             config.name,
@@ -344,15 +344,15 @@ pub fn run_loop(
         if config.engine.time_ms.is_some() {
             eprintln!("note: [engine] time_ms makes games depend on the machine's load; this run is not reproducible");
         }
-        if remaining > 0 {
-            let ms = calibrate(config, suite);
-            let secs = total as f64 * ms / 1e3 / threads.max(1) as f64;
-            eprintln!(
-                "estimate: {:.0} ms per game, about {} for the run",
-                ms,
-                format_duration(std::time::Duration::from_secs_f64(secs))
-            );
-        }
+        let ms = calibrate(config, suite);
+        let secs = total as f64 * ms / 1e3 / threads.max(1) as f64;
+        eprintln!(
+            "estimate: {:.0} ms per game, about {} for the run",
+            ms,
+            format_duration(std::time::Duration::from_secs_f64(secs))
+        );
+    }
+    if !quiet {
         eprintln!("checkpoints in {}, results in {}", paths.populations.display(), paths.results.display());
     }
     let stop = Arc::new(AtomicUsize::new(0));

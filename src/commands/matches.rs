@@ -99,9 +99,10 @@ pub fn play_match(
     live: bool,
     on_game: &mut dyn FnMut(&GameRecord) -> Result<()>,
 ) -> Result<MatchReport> {
+    let described = openings.describe(config.pairs).map_err(|e| anyhow::anyhow!("openings: {e}"))?;
     if mode != ProgressMode::Hidden {
         eprintln!(
-            "{} ({} {} {}) vs {} ({} {} {}): {} games from {} openings on {} threads",
+            "{} ({} {} {}) vs {} ({} {} {}): {} games from {} on {} threads",
             a.name,
             a.engine.search.name(),
             a.engine.eval.name(),
@@ -111,7 +112,7 @@ pub fn play_match(
             b.engine.eval.name(),
             b.limits.describe(),
             2 * config.pairs,
-            openings.planned(config.pairs),
+            described,
             rayon::current_num_threads()
         );
     }

@@ -18,7 +18,7 @@ pub fn run(args: &OpeningsArgs) -> Result<()> {
         top: args.top as usize,
         balance: args.balance as i32,
     };
-    config.check(rules).map_err(|(k, msg)| anyhow::anyhow!("--{k} {msg}"))?;
+    config.check(rules).map_err(|e| anyhow::anyhow!("--{} {}", e.key, e.message))?;
     let progress = Progress::background("openings", config.count as u64, "openings");
     let (suite, short) = OpeningSuite::generate_reporting(rules, &config, args.seed, Some(&progress));
     progress.finish();

@@ -448,10 +448,7 @@ impl EvolveConfig {
         in_range("[engine] singles", e.singles, 1, cells)?;
         in_range("[engine] seconds", e.seconds, 1, cells)?;
         in_range("[engine] width", e.width, 1, MAX_WIDTH)?;
-        self.openings
-            .generator()
-            .check(Rules::CONNECT6)
-            .map_err(|(key, msg)| anyhow::anyhow!("[openings] {key} = {msg}"))?;
+        self.openings.generator().check(Rules::CONNECT6).map_err(|e| anyhow::anyhow!("[openings] {e}"))?;
         let h = &self.hall_of_fame;
         in_range("[hall_of_fame] opponents", h.opponents, 0, MAX_OPPONENTS)?;
         if h.anchors.len() > MAX_OPPONENTS {
