@@ -4,15 +4,29 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::arena::openings::{MAX_COUNT, MAX_TOP, MAX_TURNS};
 use crate::game::connect::eval::EvalKind;
-use crate::search::{EngineConfig, Limits, SearchKind};
+use crate::search::{EngineConfig, Limits, SearchKind, MAX_DEPTH, MAX_NODES, MAX_TIME_MS, MAX_TT_MIB, MAX_WIDTH};
+
+fn depth_range() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH))
+}
+
+fn nodes_range() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=MAX_NODES)
+}
+
+fn time_range() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=MAX_TIME_MS)
+}
 
 /// evotune: tune Connect6 evaluation weights by evolution, and play and measure with them.
 ///
 /// Start with `evotune evolve` (a short run on the built-in quick config), then
 /// `evotune match --a results/<run>/champion.toml --b defaults` to see whether it is better.
-/// Wherever a weight file is expected, `defaults` names the hand-set table and `random` /
-/// `random:SEED` a uniformly random one.
+/// Wherever a weight file is expected, `defaults` names the hand-set table, `random` /
+/// `random:SEED` a uniformly random one, and a run's folder (results/<run>) its champion.
+/// Weight files are TOML, or JSON as `export --format json` writes them.
 #[derive(Parser, Debug)]
 #[command(name = "evotune", version, about, long_about)]
 pub struct Cli {
@@ -24,6 +38,9 @@ pub struct Cli {
 pub enum Command {
     /// Run the genetic algorithm: grouped round-robin self-play, adaptive rates, a checkpoint
     /// every generation, the champion weight table at the end.
+    ///
+    /// Exit status: 0 when the run has all its generations, 130 when Ctrl-C stopped it (after
+    /// saving the generation in flight; resume with --resume), 1 on an error.
     Evolve(EvolveArgs),
     /// Play on the competition protocol (stdin/stdout), e.g. under a tournament platform or GUI.
     Play(PlayArgs),
@@ -63,19 +80,19 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = SearchKind::Pvs)]
     pub search: SearchKind,
     /// Stop iterative deepening after this many turns (deterministic).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, value_parser = depth_range())]
     pub depth: Option<u32>,
     /// Stop after this many nodes (playouts for mcts); deterministic.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = nodes_range())]
     pub nodes: Option<u64>,
     /// Milliseconds per move (not deterministic: depends on the machine's load).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = time_range())]
     pub time_ms: Option<u64>,
     /// Transposition table size in MiB (one table per engine, i.e. per thread).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=MAX_TT_MIB as u64))]
     pub tt_mib: u64,
     /// Moves searched per node in quiet positions.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=400))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_WIDTH as u64))]
     pub width: Option<u64>,
     /// Threat-space search (forced wins by continuous double threats) at the root: the most
     /// attacking moves looked for, 0 to turn it off.
@@ -233,16 +250,16 @@ pub struct SideArgs {
     #[arg(long, value_enum)]
     pub a_eval: Option<EvalKind>,
     /// Depth limit of player A.
-    #[arg(long)]
+    #[arg(long, value_parser = depth_range())]
     pub a_depth: Option<u32>,
     /// Node limit of player A.
-    #[arg(long)]
+    #[arg(long, value_parser = nodes_range())]
     pub a_nodes: Option<u64>,
     /// Milliseconds per move of player A.
-    #[arg(long)]
+    #[arg(long, value_parser = time_range())]
     pub a_time_ms: Option<u64>,
     /// Threat-space search depth of player A (0: off).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
     pub a_vcdt_depth: Option<u32>,
     /// Search of player B.
     #[arg(long, value_enum)]
@@ -251,25 +268,27 @@ pub struct SideArgs {
     #[arg(long, value_enum)]
     pub b_eval: Option<EvalKind>,
     /// Depth limit of player B.
-    #[arg(long)]
+    #[arg(long, value_parser = depth_range())]
     pub b_depth: Option<u32>,
     /// Node limit of player B.
-    #[arg(long)]
+    #[arg(long, value_parser = nodes_range())]
     pub b_nodes: Option<u64>,
     /// Milliseconds per move of player B.
-    #[arg(long)]
+    #[arg(long, value_parser = time_range())]
     pub b_time_ms: Option<u64>,
     /// Threat-space search depth of player B (0: off).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
     pub b_vcdt_depth: Option<u32>,
 }
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Player A: a weight file, `defaults`, `random` or `random:SEED`.
+    /// Player A: a weight file, a run folder (its champion), `defaults`, `random` or
+    /// `random:SEED`.
     #[arg(long)]
     pub a: String,
-    /// Player B: a weight file, `defaults`, `random` or `random:SEED`.
+    /// Player B: a weight file, a run folder (its champion), `defaults`, `random` or
+    /// `random:SEED`.
     #[arg(long)]
     pub b: String,
     /// Game pairs: each opening is played twice, colours swapped.
@@ -379,10 +398,10 @@ pub struct EvolveArgs {
     #[arg(long)]
     pub name: Option<String>,
     /// Override the config's seed.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     pub seed: Option<u64>,
     /// Override the config's number of generations (also to extend a resumed run).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::ga::config::MAX_GENERATIONS)))]
     pub generations: Option<u32>,
     /// Start over even if the run's folders already hold a run (they are replaced).
     #[arg(long)]
@@ -504,23 +523,27 @@ pub struct PlotArgs {
 
 #[derive(Args, Debug)]
 pub struct OpeningsArgs {
-    /// Openings to generate.
-    #[arg(long, default_value_t = 64)]
-    pub count: usize,
+    /// Openings to generate (fewer when the settings hold fewer distinct ones).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT as u64))]
+    pub count: u64,
     /// Turns per opening.
-    #[arg(long, default_value_t = 3)]
-    pub turns: usize,
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=MAX_TURNS as u64))]
+    pub turns: u64,
+    /// `played`: Black's first stone, `random`: every stone, within this distance of the
+    /// centre (1 to 9 on the 19x19 board).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=9))]
+    pub radius: u64,
     /// `played` (the move generator's best moves, drawn at random) or `random` (stones
     /// uniformly near the centre).
     #[arg(long, value_enum, default_value_t = crate::arena::openings::OpeningMethod::Played)]
     pub method: crate::arena::openings::OpeningMethod,
     /// `played`: how many of the generator's best moves each turn draws from.
-    #[arg(long, default_value_t = 8)]
-    pub top: usize,
-    /// Keep openings whose static evaluation (default road weights, side to move) is within
-    /// this of even.
-    #[arg(long, default_value_t = 200)]
-    pub balance: i32,
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=MAX_TOP as u64))]
+    pub top: u64,
+    /// `random`: keep openings whose static evaluation (default road weights, side to move)
+    /// is within this of even.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(0..=i64::from(i32::MAX)))]
+    pub balance: u32,
     /// Seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

@@ -1,28 +1,187 @@
 //! File helpers shared by every writer: nothing is ever left half-written.
+//!
+//! Two kinds of file are written: whole files, replaced atomically ([`write_atomic`]), and
+//! logs of lines that only grow by whole lines ([`LineLog`]). A crash or a full disk leaves
+//! either the old content or the new, never a mix, and no temporary file behind once the
+//! writer has returned.
+//!
+//! Every write step passes a test-only failpoint ([`failpoint`]) so that the tests can kill
+//! the process at each of them and check that a resumed run comes out the same.
 
 use std::fs;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+/// The environment variable of the failpoints: `KIND@N` aborts the process at the N-th step
+/// of that kind (`KIND` alone: the first). Kinds: `temp` (an atomic write's temporary file is
+/// on disk but not yet renamed) and `write` (any write step has just completed).
+pub const FAILPOINT_VAR: &str = "EVOTUNE_FAILPOINT";
+
+/// A test hook: aborts the process, as a `kill -9` or a power cut would stop it, when
+/// [`FAILPOINT_VAR`] names this step. Costs one atomic increment per file write otherwise.
+pub fn failpoint(kind: &str, what: &Path) {
+    static TARGET: OnceLock<Option<(String, u64)>> = OnceLock::new();
+    static HITS: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+    let target = TARGET.get_or_init(|| {
+        let spec = std::env::var(FAILPOINT_VAR).ok()?;
+        let (name, n) = match spec.split_once('@') {
+            Some((name, n)) => (name.to_string(), n.parse().ok()?),
+            None => (spec, 1),
+        };
+        Some((name, n))
+    });
+    let Some((name, n)) = target else { return };
+    let slot = match kind {
+        "temp" => 0,
+        _ => 1,
+    };
+    let hit = HITS[slot].fetch_add(1, Ordering::SeqCst) + 1;
+    if name == kind && hit == *n {
+        eprintln!("failpoint {kind}@{n}: aborting at {}", what.display());
+        std::process::abort();
+    }
+}
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder is written,
 /// flushed to disk and renamed over the target, so a crash leaves either the old file or the
-/// new one, never a truncated mix. Missing parent folders are created.
+/// new one, never a truncated mix. Missing parent folders are created. On any error the
+/// temporary file is removed (a full disk must not fill up with them).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = parent_dir(path);
     fs::create_dir_all(dir)?;
-    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".to_string());
-    let tmp = dir.join(format!(".{file_name}.tmp-{}", std::process::id()));
-    {
+    let tmp = temp_path(path);
+    let result = (|| {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
-    }
-    fs::rename(&tmp, path).inspect_err(|_| {
+        failpoint("temp", path);
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
         let _ = fs::remove_file(&tmp);
-    })
+    }
+    result?;
+    // The rename is durable only once the folder's entry is: without this a power cut can
+    // bring back the old file after a checkpoint that said otherwise was acted on.
+    sync_dir(dir);
+    failpoint("write", path);
+    Ok(())
+}
+
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// `.NAME.tmp-PID` beside `path`: hidden, and unique per process so that two processes
+/// never write the same temporary file.
+fn temp_path(path: &Path) -> PathBuf {
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".to_string());
+    parent_dir(path).join(format!(".{file_name}.tmp-{}", std::process::id()))
+}
+
+fn sync_dir(dir: &Path) {
+    // Best effort: not every platform or file system lets a folder be opened and synced.
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// Removes the temporary files that [`write_atomic`] leaves when its process is killed
+/// mid-write, in `dir` and its subfolders. Call it only while holding the folder's lock (no
+/// other process is writing there). Returns how many were removed.
+pub fn remove_stale_temps(dir: &Path) -> std::io::Result<usize> {
+    let mut removed = 0;
+    let Ok(entries) = fs::read_dir(dir) else { return Ok(0) };
+    for e in entries {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        let kind = e.file_type()?;
+        if kind.is_dir() {
+            removed += remove_stale_temps(&e.path())?;
+        } else if name.starts_with('.') && name.contains(".tmp-") {
+            fs::remove_file(e.path())?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
+/// A file of lines that grows only by whole lines (game records): an append that fails
+/// half-way (a full disk) is cut back to where it began, so readers never meet half a line.
+#[derive(Debug)]
+pub struct LineLog {
+    file: fs::File,
+    path: PathBuf,
+    /// Bytes of complete lines.
+    len: u64,
+}
+
+impl LineLog {
+    /// Creates (truncates) the file; missing folders are created.
+    pub fn create(path: &Path) -> std::io::Result<LineLog> {
+        fs::create_dir_all(parent_dir(path))?;
+        let file = fs::File::create(path)?;
+        Ok(LineLog { file, path: path.to_path_buf(), len: 0 })
+    }
+
+    /// Opens the file to continue it after its first `len` bytes, cutting off anything past
+    /// them (lines written after the last checkpoint of a killed run). `None` keeps the file
+    /// as it is. A file shorter than `len` is an error: lines that were promised are gone.
+    pub fn resume(path: &Path, len: Option<u64>) -> std::io::Result<LineLog> {
+        fs::create_dir_all(parent_dir(path))?;
+        let file = fs::OpenOptions::new().create(true).truncate(false).read(true).write(true).open(path)?;
+        let actual = file.metadata()?.len();
+        let len = len.unwrap_or(actual);
+        if actual < len {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                format!("{actual} bytes where the checkpoint recorded {len}: records are missing"),
+            ));
+        }
+        if actual > len {
+            file.set_len(len)?;
+            file.sync_data()?;
+        }
+        Ok(LineLog { file, path: path.to_path_buf(), len })
+    }
+
+    /// Appends `text` (whole lines, each ending in a newline) in one write. On error the
+    /// file is cut back to its length before the call and the error returned.
+    pub fn append(&mut self, text: &str) -> std::io::Result<()> {
+        use std::io::{Seek, SeekFrom};
+        debug_assert!(text.is_empty() || text.ends_with('\n'));
+        let result = self.file.seek(SeekFrom::Start(self.len)).and_then(|_| self.file.write_all(text.as_bytes()));
+        if let Err(e) = result {
+            let _ = self.file.set_len(self.len);
+            return Err(e);
+        }
+        self.len += text.len() as u64;
+        failpoint("write", &self.path);
+        Ok(())
+    }
+
+    /// Flushes the lines to disk (before a checkpoint records the length).
+    pub fn sync(&self) -> std::io::Result<()> {
+        self.file.sync_data()
+    }
+
+    /// Bytes of complete lines written so far.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
 }
 
 /// 64-bit FNV-1a: a stable, dependency-free content hash for config and checkpoint checks
@@ -40,6 +199,15 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 mod tests {
     use super::*;
 
+    fn temps(dir: &Path) -> Vec<String> {
+        fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".tmp-"))
+            .collect()
+    }
+
     #[test]
     fn atomic_write_replaces_whole_file() {
         let dir = tempfile::tempdir().unwrap();
@@ -47,12 +215,81 @@ mod tests {
         write_atomic(&p, b"first version, long").unwrap();
         write_atomic(&p, b"second").unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "second");
-        let leftovers: Vec<_> = fs::read_dir(p.parent().unwrap())
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
-            .collect();
-        assert!(leftovers.is_empty());
+        assert!(temps(p.parent().unwrap()).is_empty());
+    }
+
+    #[test]
+    fn failed_atomic_write_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        // The rename fails (a folder stands where the file should go) after the temporary
+        // file was written: it must not stay behind.
+        let p = dir.path().join("target");
+        fs::create_dir(&p).unwrap();
+        fs::write(p.join("keep"), b"x").unwrap();
+        assert!(write_atomic(&p, b"data").is_err());
+        assert!(temps(dir.path()).is_empty(), "{:?}", temps(dir.path()));
+    }
+
+    /// A full disk while the temporary file is written: the temporary name is made a link to
+    /// /dev/full, where every write fails with "no space left on device".
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn atomic_write_on_a_full_disk_leaves_no_temporary_file() {
+        if !Path::new("/dev/full").exists() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("champion.toml");
+        fs::write(&p, b"old").unwrap();
+        std::os::unix::fs::symlink("/dev/full", temp_path(&p)).unwrap();
+        let e = write_atomic(&p, b"new content").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::StorageFull, "{e}");
+        assert_eq!(fs::read_to_string(&p).unwrap(), "old");
+        assert!(temps(dir.path()).is_empty(), "{:?}", temps(dir.path()));
+    }
+
+    #[test]
+    fn stale_temporary_files_are_swept() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("champions")).unwrap();
+        fs::write(dir.path().join(".champion.toml.tmp-123"), b"half").unwrap();
+        fs::write(dir.path().join("champions/.gen-0001.toml.tmp-9"), b"half").unwrap();
+        fs::write(dir.path().join("history.csv"), b"keep").unwrap();
+        assert_eq!(remove_stale_temps(dir.path()).unwrap(), 2);
+        assert!(dir.path().join("history.csv").exists());
+        assert_eq!(remove_stale_temps(&dir.path().join("missing")).unwrap(), 0);
+    }
+
+    #[test]
+    fn line_log_resumes_at_a_length_and_cuts_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a/log.jsonl");
+        let mut log = LineLog::create(&p).unwrap();
+        log.append("one\n").unwrap();
+        let mark = log.len();
+        log.append("two\nthree\n").unwrap();
+        drop(log);
+        let mut log = LineLog::resume(&p, Some(mark)).unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "one\n");
+        log.append("four\n").unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "one\nfour\n");
+        drop(log);
+        let log = LineLog::resume(&p, None).unwrap();
+        assert_eq!(log.len(), 9);
+        let e = LineLog::resume(&p, Some(100)).unwrap_err();
+        assert!(e.to_string().contains("missing"), "{e}");
+    }
+
+    /// A full device: the append fails and nothing of it stays (here the device cannot even
+    /// be cut back, so only the error is checked; the integration tests use a file-size
+    /// limit, where it can).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn line_log_reports_a_full_disk() {
+        let Ok(file) = fs::OpenOptions::new().write(true).open("/dev/full") else { return };
+        let mut log = LineLog { file, path: PathBuf::from("/dev/full"), len: 0 };
+        assert!(log.append("x\n").is_err());
+        assert_eq!(log.len(), 0);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! A player: a weight table plus the evaluation, search and limits it plays with. Shared by
 //! every command that plays games (bestmove, play, selfplay, match, tournament, evolve).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
@@ -11,8 +11,9 @@ use crate::game::connect::Rules;
 use crate::search::{EngineConfig, Limits};
 use crate::weights::{Meta, Weights};
 
-/// Resolves a weight argument: a file path, or a built-in name — `defaults` (the hand-set
-/// table of the evaluation) or `random` / `random:SEED` (uniform in every weight's bounds).
+/// Resolves a weight argument: a file path (TOML, or JSON as `export` writes it), a run's
+/// folder (its champion), or a built-in name — `defaults` (the hand-set table of the
+/// evaluation) or `random` / `random:SEED` (uniform in every weight's bounds).
 ///
 /// `eval` is the evaluation asked for on the command line, if any. A file names its own in
 /// `[meta] eval`; asking for another is an error, and asking for none takes the file's. The
@@ -35,13 +36,36 @@ pub fn load_weights(spec: &str, eval: Option<EvalKind>, rules: Rules) -> Result<
     if !path.exists() {
         bail!("{spec}: no such weight file (or use the built-in names `defaults`, `random`, `random:SEED`)");
     }
+    let file = if path.is_dir() { run_champion(path)? } else { path.to_path_buf() };
     let expected = eval.map(|e| e.schema(rules));
-    let (weights, meta) = Weights::load(path, expected)?;
+    let (weights, meta) = Weights::load(&file, expected)?;
     if weights.schema().game != rules.game_name() {
         bail!("{spec}: a {} weight table, but this command plays {}", weights.schema().game, rules.game_name());
     }
     let eval = eval.unwrap_or_else(|| EvalKind::of_schema(weights.schema()));
     Ok((weights, meta, eval))
+}
+
+/// The champion of a run folder: `results/<run>/champion.toml`, also when given the run's
+/// `populations/<run>`.
+fn run_champion(dir: &Path) -> Result<PathBuf> {
+    let here = dir.join("champion.toml");
+    if here.is_file() {
+        return Ok(here);
+    }
+    let beside = dir
+        .parent()
+        .filter(|p| p.file_name().is_some_and(|n| n == "populations"))
+        .and_then(Path::parent)
+        .zip(dir.file_name())
+        .map(|(root, name)| root.join("results").join(name).join("champion.toml"));
+    match beside {
+        Some(p) if p.is_file() => Ok(p),
+        _ => bail!(
+            "{}: a folder without champion.toml; give a weight file, or a run's folder (results/<run>) to take its champion",
+            dir.display()
+        ),
+    }
 }
 
 /// A table with every weight drawn uniformly within its bounds.

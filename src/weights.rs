@@ -170,8 +170,10 @@ pub struct Meta {
 /// Why a weight table could not be used. Every variant names the file (or `<text>`).
 #[derive(Debug, thiserror::Error)]
 pub enum WeightsError {
-    #[error("{file}: cannot read: {source}")]
-    Io { file: String, source: std::io::Error },
+    /// The I/O error is part of the message, not a `source` (an error chain would print it
+    /// twice).
+    #[error("{file}: cannot read: {error}")]
+    Io { file: String, error: std::io::Error },
     #[error("{file}: not valid TOML: {message}")]
     Syntax { file: String, message: String },
     #[error("{file}: no [weights] table; a weight file has a [weights] table naming every weight ({expected})")]
@@ -205,16 +207,36 @@ impl fmt::Display for LineRef {
     }
 }
 
-/// Finds the 1-based line on which `key = ...` is written, for error messages.
+/// Finds the 1-based line on which `key = ...` (TOML) or `"key": ...` (JSON) is written, for
+/// error messages.
 fn line_of_key(text: &str, key: &str) -> LineRef {
+    let quoted = format!("\"{key}\"");
     LineRef(
         text.lines()
             .position(|l| {
                 let l = l.trim_start();
                 l.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with('='))
+                    || l.strip_prefix(&quoted).is_some_and(|rest| rest.trim_start().starts_with(':'))
             })
             .map(|i| i + 1),
     )
+}
+
+/// A JSON value as TOML, for weight tables exported as JSON; `null`s are left out (TOML has
+/// none, and in `[meta]` they mean "not given").
+fn json_to_toml(v: &serde_json::Value) -> Option<toml::Value> {
+    use serde_json::Value as J;
+    Some(match v {
+        J::Null => return None,
+        J::Bool(b) => toml::Value::Boolean(*b),
+        J::Number(n) => match n.as_i64() {
+            Some(i) => toml::Value::Integer(i),
+            None => toml::Value::Float(n.as_f64()?),
+        },
+        J::String(s) => toml::Value::String(s.clone()),
+        J::Array(a) => toml::Value::Array(a.iter().filter_map(json_to_toml).collect()),
+        J::Object(o) => toml::Value::Table(o.iter().filter_map(|(k, v)| Some((k.clone(), json_to_toml(v)?))).collect()),
+    })
 }
 
 impl Weights {
@@ -265,16 +287,68 @@ impl Weights {
     /// file's `[meta]` decides (and must name a known schema).
     pub fn load(path: &Path, expected: Option<&'static Schema>) -> Result<(Self, Meta), WeightsError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io { file: file.clone(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|error| WeightsError::Io { file: file.clone(), error })?;
         Self::parse(&text, &file, expected)
     }
 
-    /// Parses the text of a weight file; `file` names it in errors.
+    /// Parses the text of a weight file; `file` names it in errors. Besides evotune's TOML it
+    /// reads what `evotune export --format json` writes: `{"game", "eval", "meta": {..},
+    /// "weights": {name: value, ..}}`.
     pub fn parse(text: &str, file: &str, expected: Option<&'static Schema>) -> Result<(Self, Meta), WeightsError> {
-        let root: toml::Table = text.parse().map_err(|e: toml::de::Error| WeightsError::Syntax {
-            file: file.into(),
-            message: e.to_string().trim().replace('\n', " "),
-        })?;
+        let root = if text.trim_start().starts_with('{') {
+            Self::json_root(text, file)?
+        } else {
+            text.parse().map_err(|e: toml::de::Error| WeightsError::Syntax {
+                file: file.into(),
+                message: e.to_string().trim().replace('\n', " "),
+            })?
+        };
+        Self::from_root(root, text, file, expected)
+    }
+
+    /// The JSON export as the TOML file's two tables; its top-level `game` and `eval` go
+    /// into `[meta]` (where they must agree with the ones there, if any).
+    fn json_root(text: &str, file: &str) -> Result<toml::Table, WeightsError> {
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| WeightsError::Syntax { file: file.into(), message: format!("not valid JSON: {e}") })?;
+        let Some(toml::Value::Table(mut top)) = json_to_toml(&value) else {
+            return Err(WeightsError::Syntax { file: file.into(), message: "a JSON weight table is an object".into() });
+        };
+        let mut meta = match top.remove("meta") {
+            Some(toml::Value::Table(t)) => t,
+            None => toml::Table::new(),
+            Some(other) => {
+                return Err(WeightsError::BadMeta {
+                    file: file.into(),
+                    message: format!("`meta` is a {}", other.type_str()),
+                })
+            }
+        };
+        for key in ["game", "eval"] {
+            if let Some(v) = top.remove(key) {
+                match meta.get(key) {
+                    Some(m) if m != &v => {
+                        return Err(WeightsError::BadMeta {
+                            file: file.into(),
+                            message: format!("`{key}` is {v} at the top but {m} in `meta`"),
+                        })
+                    }
+                    _ => {
+                        meta.insert(key.into(), v);
+                    }
+                }
+            }
+        }
+        top.insert("meta".into(), toml::Value::Table(meta));
+        Ok(top)
+    }
+
+    fn from_root(
+        root: toml::Table,
+        text: &str,
+        file: &str,
+        expected: Option<&'static Schema>,
+    ) -> Result<(Self, Meta), WeightsError> {
         for key in root.keys() {
             if key != "meta" && key != "weights" {
                 return Err(WeightsError::Stray { file: file.into(), key: key.clone() });
@@ -482,6 +556,25 @@ mod tests {
         text.push_str("move_own3 = 10\n");
         let e = Weights::parse(&text, "half.toml", None).unwrap_err().to_string();
         assert!(e.contains("missing weight `move_own1`"), "{e}");
+    }
+
+    #[test]
+    fn json_exports_load_back() {
+        let w = CONNECT6_ROADS.defaults();
+        let meta = Meta { generation: Some(7), fitness: Some(3.5), ..Meta::default() };
+        let text = crate::export::to_json(&w, &meta);
+        let (back, m) = Weights::parse(&text, "w.json", None).unwrap();
+        assert_eq!(back, w);
+        assert_eq!((m.generation, m.fitness, m.eval.as_deref()), (Some(7), Some(3.5), Some("roads")));
+        let (back, _) = Weights::parse(&text, "w.json", Some(&CONNECT6_ROADS)).unwrap();
+        assert_eq!(back, w);
+        let e = Weights::parse(&text.replace("\"own3\": 141", "\"own3\": -7"), "w.json", None).unwrap_err().to_string();
+        let line = text.lines().position(|l| l.contains("\"own3\"")).unwrap() + 1;
+        assert!(e.contains(&format!("w.json:{line}:")) && e.contains("own3"), "{e}");
+        let e = Weights::parse("{\"weights\": ", "w.json", None).unwrap_err().to_string();
+        assert!(e.contains("w.json") && e.contains("JSON"), "{e}");
+        let e = Weights::parse(&text.replacen("\"roads\"", "\"patterns\"", 1), "w.json", None).unwrap_err().to_string();
+        assert!(e.contains("eval"), "{e}");
     }
 
     #[test]

@@ -201,3 +201,116 @@ fn identical_players_score_exactly_half() {
     assert!(out.contains("score 50.0%"), "{out}");
     assert!(out.contains("pentanomial [0, 0.5, 1, 1.5, 2] = [0, 0, 4, 0, 0]"), "{out}");
 }
+
+/// Output into a closed pipe (`evotune bench | head -1`) ends the process quietly, as it ends
+/// Unix tools: killed by SIGPIPE, never a panic with exit status 101.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    for (args, closed) in [(&["bench", "--depth", "3"][..], "stdout"), (&["openings", "--count", "200"][..], "stdout")]
+    {
+        let mut child = Command::new(BIN).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        // Read one line, then close the pipe, as `head -1` does.
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{args:?} {closed}: {stderr}");
+        assert!(out.status.success() || out.status.signal() == Some(13), "{args:?}: {:?} {stderr}", out.status);
+    }
+    // The progress of a run on a closed stderr.
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BIN)
+        .args(["evolve", "--generations", "1", "--log", "--out", dir.path().to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert!(status.code() != Some(101), "{status:?}");
+    assert!(status.success() || status.signal() == Some(13), "{status:?}");
+}
+
+#[test]
+fn openings_that_cannot_be_made_are_an_error_naming_the_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.txt");
+    let o = out.to_str().unwrap();
+    let e = fails(&["openings", "--method", "random", "--turns", "2", "-o", o]);
+    assert!(e.contains("--balance"), "{e}");
+    assert!(!out.exists(), "an empty suite was written");
+    // Out of range: refused by the option's range, naming it.
+    let run = run(&["openings", "--radius", "10"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("--radius"));
+    // More than the settings hold: all there are, and a note saying what to change.
+    let (text, err) = ok(&["openings", "--count", "200", "--turns", "1"]);
+    let n = text.lines().filter(|l| !l.starts_with('#')).count();
+    assert!((1..200).contains(&n), "{n}");
+    assert!(err.contains(&format!("only {n} distinct openings")) && err.contains("--turns"), "{err}");
+}
+
+#[test]
+fn headers_count_what_is_played() {
+    let (_, err) = ok(&["match", "--a", "defaults", "--b", "random:1", "--pairs", "5", "--depth", "1"]);
+    assert!(err.contains("10 games from 5 openings"), "{err}");
+    let (_, err) = ok(&["tournament", "defaults", "random:1", "random:2", "--pairs", "1", "--depth", "1"]);
+    assert!(err.contains("6 games from 3 openings"), "{err}");
+}
+
+#[test]
+fn exports_run_folders_and_notation_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |f: &str| dir.path().join(f).to_str().unwrap().to_string();
+    // What `export --format json` writes loads back as a weight file.
+    ok(&["export", "--weights", "random:7", "--format", "json", "-o", &d("w.json")]);
+    let (toml_text, _) = ok(&["export", "--weights", &d("w.json"), "--format", "toml"]);
+    let (original, _) = ok(&["export", "--weights", "random:7", "--format", "toml"]);
+    assert_eq!(toml_text.split("[weights]").nth(1), original.split("[weights]").nth(1));
+    ok(&["bestmove", "--weights", &d("w.json"), "--depth", "1"]);
+    // A run's folder stands for its champion; a folder without one is one clear error.
+    let results = dir.path().join("results/run");
+    std::fs::create_dir_all(&results).unwrap();
+    std::fs::write(results.join("champion.toml"), &original).unwrap();
+    let (out, _) = ok(&["export", "--weights", results.to_str().unwrap()]);
+    assert_eq!(out.split("[weights]").nth(1), original.split("[weights]").nth(1));
+    std::fs::create_dir_all(dir.path().join("populations/run")).unwrap();
+    ok(&["export", "--weights", &d("populations/run")]);
+    let e = fails(&["match", "--a", "defaults", "--b", &d("results"), "--pairs", "1"]);
+    assert!(e.contains("champion.toml") && !e.contains("Is a directory"), "{e}");
+    // Notation errors say the text once and name the other notation.
+    let e = fails(&["bestmove", "--moves", "j10 JJKK"]);
+    assert!(e.contains("competition notation") && e.contains("j10k11"), "{e}");
+    assert_eq!(e.matches("JJKK").count(), 1, "{e}");
+}
+
+/// A full disk (here a file-size limit) while game records are written: the error names the
+/// file, and the file holds whole records only.
+#[cfg(target_os = "linux")]
+#[test]
+fn records_on_a_full_disk_are_cut_back_to_whole_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("g.jsonl");
+    let sgf = dir.path().join("g.sgf");
+    // SIGXFSZ ignored (the disposition survives exec): writes past the limit fail with EFBIG.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 8; exec {BIN} match --a defaults --b random:1 --pairs 40 --depth 1 --threads 1 \
+         --records {} --sgf {}",
+        records.display(),
+        sgf.display()
+    );
+    let out = Command::new("sh").args(["-c", &script]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("write failed") && (stderr.contains("g.jsonl") || stderr.contains("g.sgf")), "{stderr}");
+    for f in [&records, &sgf] {
+        let text = std::fs::read_to_string(f).unwrap();
+        assert!(text.is_empty() || text.ends_with('\n'), "{} ends in half a line", f.display());
+    }
+    for line in std::fs::read_to_string(&records).unwrap().lines() {
+        serde_json::from_str::<serde_json::Value>(line).unwrap();
+    }
+}

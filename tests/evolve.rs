@@ -1,5 +1,6 @@
 //! `evotune evolve` end to end: a tiny real run, resume after a kill equals an uninterrupted
-//! run, the thread count does not change the champion, a corrupt checkpoint is refused.
+//! run (at every file-writing step), the thread count does not change the champion, a corrupt
+//! checkpoint is refused, a run folder is used by one process at a time.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -191,7 +192,7 @@ fn ctrl_c_saves_the_generation_in_flight_and_stops_cleanly() {
     let done = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&done.stdout);
     let stderr = String::from_utf8_lossy(&done.stderr);
-    assert!(done.status.success(), "a first Ctrl-C is a clean stop: {stderr}");
+    assert_eq!(done.status.code(), Some(130), "a first Ctrl-C is a clean stop with its own status: {stderr}");
     assert!(stderr.contains("stopping after this generation"), "{stderr}");
     assert!(stdout.contains("evotune evolve --resume"), "{stdout}");
     // The last checkpoint, the history and the champion agree on where the run stopped.
@@ -205,4 +206,262 @@ fn ctrl_c_saves_the_generation_in_flight_and_stops_cleanly() {
     assert_eq!(history.lines().count() as u32, last + 1);
     let champion = std::fs::read_to_string(out.join("results/tiny/champion.toml")).unwrap();
     assert!(champion.contains(&format!("generation = {last}")), "{champion}");
+}
+
+/// A smaller run still: 4 players in 2 groups, one hall-of-fame opponent, no anchor, game
+/// records on; about a dozen depth-1 games a generation.
+fn micro_config(dir: &Path, generations: u32) -> PathBuf {
+    let text = std::fs::read_to_string(tiny_config(dir, generations))
+        .unwrap()
+        .replace("population = 8", "population = 4")
+        .replace("opponents = 2 ", "opponents = 1 ")
+        .replace("anchors = [\"defaults\"]", "anchors = []")
+        // Without anchors, fitness is rated over every game (the group round robins).
+        .replace("mode = \"anchors\"", "mode = \"rating\"")
+        .replace("records = false", "records = true");
+    let path = dir.join("micro.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Everything a finished run leaves that does not depend on the clock: the champion's and
+/// every generation champion's weights, the history without wall times, the newest
+/// checkpoint's state without wall times, and the game records without thinking times.
+#[derive(Debug, PartialEq)]
+struct RunResult {
+    champions: Vec<(String, String)>,
+    history: String,
+    checkpoints: Vec<String>,
+    state: serde_json::Value,
+    records: Vec<serde_json::Value>,
+}
+
+fn run_result(out: &Path, run: &str) -> RunResult {
+    let results = out.join("results").join(run);
+    let weights = |p: &Path| {
+        let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        text.split("[weights]").nth(1).unwrap().to_string()
+    };
+    let mut champions = vec![("champion.toml".to_string(), weights(&results.join("champion.toml")))];
+    let mut gens: Vec<_> = std::fs::read_dir(results.join("champions")).unwrap().map(|e| e.unwrap().path()).collect();
+    gens.sort();
+    champions.extend(gens.iter().map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), weights(p))));
+    let (_, history) = result_of(out, run);
+    let populations = out.join("populations").join(run);
+    let mut checkpoints: Vec<String> = std::fs::read_dir(&populations)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    checkpoints.sort();
+    let last = checkpoints.iter().rfind(|n| n.starts_with("gen-")).unwrap();
+    let text = std::fs::read_to_string(populations.join(last)).unwrap();
+    let body = text.lines().next().unwrap();
+    let mut state: serde_json::Value = serde_json::from_str(body).unwrap();
+    let state = state["state"].take();
+    let mut state = state;
+    for row in state["history"].as_array_mut().unwrap() {
+        row["wall_s"] = 0.into();
+        row["games_wall_s"] = 0.into();
+    }
+    let records = std::fs::read_to_string(results.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            v.as_object_mut().unwrap().retain(|k, _| !k.ends_with("_ms"));
+            v
+        })
+        .collect();
+    RunResult { champions, history, checkpoints, state, records }
+}
+
+/// Temporary files of the atomic writer anywhere under `dir`.
+fn temporary_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().map(|e| e.unwrap()) {
+        if e.file_type().unwrap().is_dir() {
+            found.extend(temporary_files(&e.path()));
+        } else if e.file_name().to_string_lossy().contains(".tmp-") {
+            found.push(e.path());
+        }
+    }
+    found
+}
+
+/// The crash-point test: the run is killed (abort, as by `kill -9`) at every file-writing
+/// step in turn, before the rename of each atomic write (`temp@N`) and after each completed
+/// write (`write@N`), then resumed; the result must be the uninterrupted run's, with every
+/// game record exactly once and no temporary file left.
+#[cfg(unix)]
+#[test]
+fn a_run_killed_at_any_file_write_resumes_to_the_uninterrupted_result() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let config = micro_config(dir.path(), 2);
+    let whole = dir.path().join("whole");
+    evotune(&["evolve", "--config", s(&config), "--out", s(&whole), "--log"]);
+    let expected = run_result(&whole, "tiny");
+    assert_eq!(expected.records.len() as u64, {
+        let h = std::fs::read_to_string(whole.join("results/tiny/history.csv")).unwrap();
+        h.lines().skip(1).map(|l| l.split(',').nth(8).unwrap().parse::<u64>().unwrap()).sum::<u64>()
+    });
+    let mut cases = 0;
+    for kind in ["write", "temp"] {
+        for n in 1.. {
+            let out = dir.path().join(format!("{kind}-{n}"));
+            let args = ["evolve", "--config", s(&config), "--out", s(&out), "--log"];
+            let crashed =
+                Command::new(BIN).args(args).env("EVOTUNE_FAILPOINT", format!("{kind}@{n}")).output().unwrap();
+            if crashed.status.success() {
+                // Past the last step of this kind.
+                assert!(n > 5, "{kind}: only {n} steps");
+                break;
+            }
+            let stderr = String::from_utf8_lossy(&crashed.stderr);
+            assert_eq!(crashed.status.signal(), Some(6), "{kind}@{n}: not the failpoint's abort: {stderr}");
+            assert!(stderr.contains(&format!("failpoint {kind}@{n}")), "{stderr}");
+            let populations = out.join("populations/tiny");
+            let resumed = if populations.join("gen-0000.json").exists() {
+                Command::new(BIN).args(["evolve", "--resume", s(&populations), "--log"]).output().unwrap()
+            } else {
+                // Killed before its first checkpoint: the same command starts it again, in
+                // the same folders (not in tiny-2).
+                Command::new(BIN).args(args).output().unwrap()
+            };
+            let stderr = String::from_utf8_lossy(&resumed.stderr);
+            assert!(resumed.status.success(), "{kind}@{n}: resume failed: {stderr}");
+            assert!(!out.join("populations/tiny-2").exists(), "{kind}@{n}: moved to tiny-2: {stderr}");
+            assert_eq!(run_result(&out, "tiny"), expected, "{kind}@{n}: the resumed run differs");
+            assert_eq!(temporary_files(&out), Vec::<PathBuf>::new(), "{kind}@{n}");
+            cases += 1;
+        }
+    }
+    assert!(cases >= 15, "{cases} crash points");
+}
+
+/// A finished run that was killed between its last checkpoint and its result files: resuming
+/// it writes them (it used to say "0 generations left" and leave them stale).
+#[test]
+fn resuming_a_finished_run_rewrites_its_result_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = micro_config(dir.path(), 2);
+    let out = dir.path().join("o");
+    evotune(&["evolve", "--config", s(&config), "--out", s(&out), "--log"]);
+    let expected = run_result(&out, "tiny");
+    let results = out.join("results/tiny");
+    std::fs::remove_file(results.join("champions/gen-0002.toml")).unwrap();
+    std::fs::remove_file(results.join("champions/gen-0001.toml")).unwrap();
+    let history = std::fs::read_to_string(results.join("history.csv")).unwrap();
+    std::fs::write(results.join("history.csv"), history.lines().take(2).collect::<Vec<_>>().join("\n") + "\n").unwrap();
+    let populations = out.join("populations/tiny");
+    let done = evotune(&["evolve", "--resume", s(&populations), "--log"]);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(stderr.contains("is complete (2 of 2 generations)"), "{stderr}");
+    assert_eq!(run_result(&out, "tiny"), expected);
+    // Asking for fewer generations than were done is an error, not "generation 2 of 1".
+    let run = Command::new(BIN).args(["evolve", "--resume", s(&populations), "--generations", "1"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--generations 1") && stderr.contains("2 generations"), "{stderr}");
+}
+
+/// What a crash before the first checkpoint used to leave (empty folders) is taken over by
+/// the next run of the same name, instead of moving it to `<run>-2` with a `--resume` hint
+/// that fails.
+#[test]
+fn empty_run_folders_do_not_hold_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = micro_config(dir.path(), 1);
+    let out = dir.path().join("o");
+    std::fs::create_dir_all(out.join("populations/tiny")).unwrap();
+    std::fs::create_dir_all(out.join("results/tiny/champions")).unwrap();
+    let run = evotune(&["evolve", "--config", s(&config), "--out", s(&out), "--log"]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!stderr.contains("tiny-2") && !out.join("populations/tiny-2").exists(), "{stderr}");
+    assert!(out.join("results/tiny/champion.toml").exists());
+}
+
+/// One process per run folder: a second run of the same name, a second resume, and a
+/// `--force` while the run goes are refused; a run without --name moves to the next name.
+#[test]
+fn a_running_run_folder_is_locked() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = micro_config(dir.path(), 100_000);
+    let out = dir.path().join("o");
+    let mut first = Command::new(BIN)
+        .args(["evolve", "--config", s(&config), "--out", s(&out), "--log", "--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let populations = out.join("populations/tiny");
+    let started = populations.join("gen-0000.json");
+    let start = Instant::now();
+    while !started.exists() && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(started.exists(), "the first run did not start");
+    let refused = |args: &[&str]| {
+        let run = Command::new(BIN).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+        assert_eq!(run.status.code(), Some(1), "{args:?} was not refused: {stderr}");
+        assert!(stderr.contains("in use by another evotune"), "{stderr}");
+        assert!(stderr.contains(&first.id().to_string()), "the holder's process id: {stderr}");
+    };
+    let c = s(&config);
+    let o = s(&out);
+    refused(&["evolve", "--config", c, "--out", o, "--name", "tiny", "--generations", "1"]);
+    refused(&["evolve", "--resume", s(&populations)]);
+    refused(&["evolve", "--config", c, "--out", o, "--name", "tiny", "--force", "--generations", "1"]);
+    assert!(started.exists(), "--force removed a running run's checkpoint");
+    let other = evotune(&["evolve", "--config", c, "--out", o, "--generations", "1", "--log"]);
+    assert!(String::from_utf8_lossy(&other.stderr).contains("`tiny-2`"));
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // The lock went with the process: the run resumes.
+    let done = std::fs::read_dir(&populations)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_prefix("gen-")?.strip_suffix(".json")?.parse::<u32>().ok())
+        .max()
+        .unwrap();
+    let more = (done + 1).to_string();
+    evotune(&["evolve", "--resume", s(&populations), "--generations", &more, "--log"]);
+}
+
+/// Opening settings that give no usable suite (they used to panic on an empty suite) are an
+/// error naming the setting to change, and nothing is created on disk.
+#[test]
+fn a_config_without_usable_openings_stops_before_any_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::read_to_string(tiny_config(dir.path(), 2)).unwrap();
+    for (edit, want) in [
+        ("method = \"random\"\nturns = 2", "[openings] balance"),
+        ("method = \"random\"\nbalance = 0", "[openings] balance"),
+        ("radius = 0", "[openings] radius = 0"),
+        ("radius = 10", "[openings] radius = 10: between 1 and 9"),
+        ("turns = 400", "[openings] turns = 400"),
+        ("turns = 1\ncount = 64", "[openings] top"),
+    ] {
+        let mut text = String::new();
+        for line in base.lines() {
+            let key = line.split(" =").next().unwrap_or("");
+            if ["method", "turns", "balance", "radius", "count"].contains(&key) && edit.contains(&format!("{key} =")) {
+                continue;
+            }
+            text.push_str(line);
+            text.push('\n');
+            if line == "[openings]" {
+                text.push_str(edit);
+                text.push('\n');
+            }
+        }
+        let config = dir.path().join("bad-openings.toml");
+        std::fs::write(&config, text.replacen("\npairs = 1\n", "\npairs = 20\n", 1)).unwrap();
+        let out = dir.path().join("o");
+        let run = Command::new(BIN).args(["evolve", "--config", s(&config), "--out", s(&out)]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{edit}: {stderr}");
+        assert!(stderr.contains(want) && !stderr.contains("panicked"), "{edit}: {stderr}");
+        assert!(!out.exists(), "{edit}: folders were created");
+    }
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::arena::game::{play_games, GameJob, Referee};
-use crate::arena::openings::OpeningSuite;
+use crate::arena::openings::Openings;
 use crate::arena::records::{GameRecord, Outcome};
 use crate::arena::stats::{GameScore, Hypothesis, Pentanomial, Sprt, Wdl};
 use crate::player::Player;
@@ -46,6 +46,8 @@ pub struct MatchReport {
     pub llr: Option<f64>,
     pub verdict: Option<Hypothesis>,
     pub elapsed: Duration,
+    /// Distinct openings the games started from.
+    pub openings: usize,
 }
 
 impl MatchReport {
@@ -168,7 +170,7 @@ pub fn run_match(
     referee: &dyn Referee,
     a: &Player,
     b: &Player,
-    suite: &OpeningSuite,
+    openings: &mut Openings,
     config: &MatchConfig,
     progress: &Progress,
     on_game: &mut dyn FnMut(&GameRecord) -> Result<()>,
@@ -179,6 +181,15 @@ pub fn run_match(
     let mut pair = 0;
     while pair < config.pairs && report.verdict.is_none() {
         let end = (pair + BATCH_PAIRS).min(config.pairs);
+        let ran_out = openings.ensure(end).map_err(|e| anyhow::anyhow!("openings: {e}"))?;
+        if let Some(n) = ran_out {
+            progress.println(&format!(
+                "note: the opening generator's settings hold {n} distinct openings; pairs {} on replay them",
+                n + 1
+            ));
+        }
+        let suite = openings.suite();
+        report.openings = report.openings.max(end.min(suite.len()));
         let jobs: Vec<GameJob> = (pair..end)
             .flat_map(|i| {
                 let opening = suite.get(i);
@@ -211,6 +222,7 @@ pub fn run_match(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::openings::OpeningSuite;
     use crate::arena::records::Reason;
     use crate::game::connect::eval::EvalKind;
     use crate::game::connect::Rules;
@@ -245,8 +257,8 @@ mod tests {
         Player::new(name, w, EngineConfig::default(), Limits::depth(1))
     }
 
-    fn suite() -> OpeningSuite {
-        OpeningSuite { rules: Rules::CONNECT6, openings: vec![vec!["j10".into()], vec!["k10".into()]] }
+    fn suite() -> Openings {
+        Openings::fixed(OpeningSuite { rules: Rules::CONNECT6, openings: vec![vec!["j10".into()], vec!["k10".into()]] })
     }
 
     fn run(a: &Player, b: &Player, config: &MatchConfig) -> (MatchReport, Vec<GameRecord>) {
@@ -256,7 +268,7 @@ mod tests {
             &Mock,
             a,
             b,
-            &suite(),
+            &mut suite(),
             config,
             &p,
             &mut |g| {
@@ -282,6 +294,7 @@ mod tests {
         assert_eq!(r.penta.0, [0, 0, 0, 0, 5]);
         assert_eq!((r.a_black.wins, r.a_white.wins), (5, 5));
         assert_eq!((r.black_wins, r.white_wins), (5, 5));
+        assert_eq!(r.openings, 2, "5 pairs from a suite of 2");
     }
 
     #[test]

@@ -1,11 +1,11 @@
 //! Game records (`protocols.md`, "Game records"): one JSON object per line, and an SGF export
 //! in Little Golem form.
 
-use std::io::Write;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::fsutil::LineLog;
 use crate::game::connect::notation::parse_record_move;
 use crate::game::connect::{Board, Colour, Rules};
 
@@ -129,41 +129,51 @@ fn sgf_escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-/// Appends records to a `.jsonl` file, one line each, flushed after every record so that a
-/// crash loses at most the game in flight.
+/// Writes records to a `.jsonl` file, one line each, straight to the file so that a crash
+/// loses at most the games in flight. A write that fails (a full disk) is cut back whole:
+/// the file never ends in half a line.
 pub struct RecordWriter {
-    file: std::io::BufWriter<std::fs::File>,
-    path: std::path::PathBuf,
+    log: LineLog,
 }
 
 impl RecordWriter {
     /// Creates (truncates) the file; missing folders are created.
     pub fn create(path: &Path) -> anyhow::Result<RecordWriter> {
         use anyhow::Context;
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create folder", dir.display()))?;
-        }
-        let file = std::fs::File::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
-        Ok(RecordWriter { file: std::io::BufWriter::new(file), path: path.to_path_buf() })
+        let log = LineLog::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
+        Ok(RecordWriter { log })
     }
 
-    /// Opens the file for appending (a resumed run adds to its records).
-    pub fn append(path: &Path) -> anyhow::Result<RecordWriter> {
+    /// Opens the file to continue it after its first `len` bytes (where a resumed run's
+    /// checkpoint says its records end); anything past them is cut off. `None`: the whole
+    /// file is kept.
+    pub fn resume(path: &Path, len: Option<u64>) -> anyhow::Result<RecordWriter> {
         use anyhow::Context;
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .with_context(|| format!("{}: cannot open", path.display()))?;
-        Ok(RecordWriter { file: std::io::BufWriter::new(file), path: path.to_path_buf() })
+        let log =
+            LineLog::resume(path, len).with_context(|| format!("{}: cannot continue the records", path.display()))?;
+        Ok(RecordWriter { log })
     }
 
     pub fn write(&mut self, record: &GameRecord) -> anyhow::Result<()> {
+        self.write_all(std::slice::from_ref(record))
+    }
+
+    /// Writes the records in one append: all of them, or none.
+    pub fn write_all(&mut self, records: &[GameRecord]) -> anyhow::Result<()> {
         use anyhow::Context;
-        let line = serde_json::to_string(record).context("record to JSON")?;
-        writeln!(self.file, "{line}")
-            .and_then(|_| self.file.flush())
-            .with_context(|| format!("{}: write failed", self.path.display()))
+        let mut text = String::new();
+        for r in records {
+            text.push_str(&serde_json::to_string(r).context("record to JSON")?);
+            text.push('\n');
+        }
+        self.log.append(&text).with_context(|| format!("{}: write failed", self.log.path().display()))
+    }
+
+    /// Flushes the records to disk; returns the file's length in bytes.
+    pub fn sync(&self) -> anyhow::Result<u64> {
+        use anyhow::Context;
+        self.log.sync().with_context(|| format!("{}: cannot flush to disk", self.log.path().display()))?;
+        Ok(self.log.len())
     }
 }
 

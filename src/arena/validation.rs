@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::game::Referee;
 use crate::arena::matches::{run_match, MatchConfig, MatchReport};
-use crate::arena::openings::{OpeningConfig, OpeningSuite};
+use crate::arena::openings::{Keys, OpeningConfig, OpeningSuite, Openings};
 use crate::arena::stats::Sprt;
 use crate::game::connect::Rules;
 use crate::player::Player;
@@ -64,11 +64,18 @@ impl ValidationConfig {
         Ok(())
     }
 
-    /// The validation suite.
-    pub fn suite(&self, rules: Rules) -> OpeningSuite {
+    /// The first `count` openings of the validation generator (the same as `evotune match`
+    /// plays first with `--opening-seed` and the default settings).
+    fn openings(&self, rules: Rules, count: usize) -> Result<OpeningSuite> {
         let defaults = OpeningConfig::default();
-        let openings = OpeningConfig { count: self.pairs.max(defaults.count), turns: self.turns, ..defaults };
+        let openings = OpeningConfig { count: count.max(defaults.count), turns: self.turns, ..defaults };
         OpeningSuite::generate(rules, &openings, self.opening_seed)
+            .map_err(|e| anyhow::anyhow!("[validation]: {}", e.message(Keys::Config)))
+    }
+
+    /// The validation suite.
+    pub fn suite(&self, rules: Rules) -> Result<OpeningSuite> {
+        self.openings(rules, self.pairs)
     }
 
     /// One validation match of `champion` against `opponent`.
@@ -82,15 +89,26 @@ impl ValidationConfig {
     ) -> Result<MatchReport> {
         let sprt = self.sprt.map(|[e0, e1]| Sprt::new(e0, e1, 0.05, 0.05)).transpose().context("[validation] sprt")?;
         let config = MatchConfig { pairs: self.pairs, seed: self.seed, sprt };
-        run_match(referee, champion, opponent, suite, &config, progress, &mut |_| Ok(()), &mut |_| {})
+        let mut openings = Openings::fixed(suite.clone());
+        run_match(referee, champion, opponent, &mut openings, &config, progress, &mut |_| Ok(()), &mut |_| {})
     }
 }
 
-/// A training suite without the validation suite's openings (when there is a validation).
+/// Openings of the validation generator kept out of training: at least this many, so that
+/// `evotune match --pairs N` with the default openings is out of sample for N up to it.
+pub const HELD_OUT: usize = 2000;
+
+/// A training suite without the validation generator's first [`HELD_OUT`] openings (or
+/// `[validation] pairs`, if more), when there is a validation.
 pub fn training_suite(mut suite: OpeningSuite, validation: &ValidationConfig) -> Result<OpeningSuite> {
     if validation.pairs > 0 {
-        suite.remove_all_of(&validation.suite(suite.rules));
-        anyhow::ensure!(!suite.is_empty(), "[openings]: every training opening is also a validation opening");
+        let held_out = validation.openings(suite.rules, validation.pairs.max(HELD_OUT))?;
+        suite.remove_all_of(&held_out);
+        anyhow::ensure!(
+            !suite.is_empty(),
+            "[openings]: every training opening is one the validation match may play; generate them \
+             differently (e.g. [openings] top = 24, radius = 4) or set [validation] pairs = 0"
+        );
     }
     Ok(suite)
 }

@@ -1,6 +1,12 @@
 //! `evotune evolve`: a GA run from a config, or resumed from its checkpoints. Writes a
 //! checkpoint, the champion, the hall of fame and history.csv after every generation, so an
 //! interrupted run loses at most the generation in flight.
+//!
+//! Order of the files of a generation: the game records (appended and flushed), then the
+//! checkpoint, which records where the records end and is the commit point, then the files
+//! derived from it (champions, history). A run killed anywhere resumes from its newest
+//! checkpoint: the records are cut back to it and the derived files rewritten from it, so
+//! the result is the uninterrupted run's.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,79 +16,61 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use crate::arena::game::{play_game, EngineReferee, Referee};
-use crate::arena::openings::OpeningSuite;
+use crate::arena::openings::{Keys, OpeningSuite};
 use crate::arena::records::RecordWriter;
 use crate::arena::validation::training_suite;
 use crate::cli::EvolveArgs;
-use crate::commands::thread_pool;
+use crate::commands::{thread_pool, Interrupted};
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
-use crate::ga::evolve::{Evolver, GenerationResult, RunState};
+use crate::ga::evolve::{Evolver, RunState};
 use crate::ga::fitness::FitnessMode;
+pub use crate::ga::run_folder::RunPaths;
+use crate::ga::run_folder::{write_results, LockError, RunFolder};
 use crate::game::connect::Rules;
 use crate::player::Player;
 use crate::report::history::HistoryRow;
+use crate::report::plots;
 use crate::report::progress::{format_duration, Progress, ProgressMode};
 use crate::report::run_report::RunReport;
-use crate::report::{history, plots};
 use crate::rng::derive_seed;
 use crate::weights::{Meta, Weights};
 
 /// Purpose tag of the run's opening suite seed.
 const SUITE: u64 = 0x5017E;
 
-/// Where a run lives.
-pub struct RunPaths {
-    pub populations: PathBuf,
-    pub results: PathBuf,
-}
-
-impl RunPaths {
-    pub fn new(out: &Path, name: &str) -> RunPaths {
-        RunPaths { populations: out.join("populations").join(name), results: out.join("results").join(name) }
-    }
-
-    fn in_use(&self) -> bool {
-        let non_empty = |p: &Path| std::fs::read_dir(p).map(|mut d| d.next().is_some()).unwrap_or(false);
-        non_empty(&self.populations) || non_empty(&self.results)
-    }
-}
-
 pub fn run(args: &EvolveArgs) -> Result<()> {
-    let (config, state, paths) = prepare(args)?;
+    let Prepared { config, mut state, suite, folder } = prepare(args)?;
     let pool = thread_pool(args.threads)?;
     let mode = if args.log { ProgressMode::Lines } else { ProgressMode::Auto };
-    let champion = pool.install(|| evolve(&config, state, &paths, mode, pool.current_num_threads(), &args.compare))?;
+    let referee = EngineReferee { settings: config.games };
+    let threads = pool.current_num_threads();
+    let champion =
+        pool.install(|| run_loop(&config, &mut state, &folder, &suite, &referee, mode, threads, true, &args.compare))?;
     match champion {
         Some(path) => println!("champion {}", path.display()),
-        None => println!("stopped; resume with: evotune evolve --resume {}", paths.populations.display()),
+        None => {
+            println!("stopped; resume with: evotune evolve --resume {}", folder.paths.populations.display());
+            return Err(Interrupted.into());
+        }
     }
     Ok(())
 }
 
-/// The config, starting state and folders of a new or resumed run.
-fn prepare(args: &EvolveArgs) -> Result<(EvolveConfig, RunState, RunPaths)> {
+/// A run ready to go.
+struct Prepared {
+    config: EvolveConfig,
+    state: RunState,
+    suite: OpeningSuite,
+    folder: RunFolder,
+}
+
+/// The config, starting state, openings and locked folders of a new or resumed run.
+/// Everything that can be wrong with the config, its openings or its weight files is found
+/// before a folder is created or cleared.
+fn prepare(args: &EvolveArgs) -> Result<Prepared> {
     if let Some(dir) = &args.resume {
-        let (mut config, state, path) = checkpoint::load_latest(dir)?;
-        if let Some(g) = args.generations {
-            config.generations = g;
-        }
-        if args.seed.is_some() || args.name.is_some() || args.force {
-            bail!("--resume continues a run as it was: --seed, --name and --force do not apply");
-        }
-        let out = match &args.out {
-            Some(o) => o.clone(),
-            None => dir.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default(),
-        };
-        let paths = RunPaths { populations: dir.clone(), results: out.join("results").join(&config.name) };
-        eprintln!(
-            "resuming {} from {} (generation {} of {})",
-            config.name,
-            path.display(),
-            state.generation,
-            config.generations
-        );
-        return Ok((config, state, paths));
+        return prepare_resume(args, dir);
     }
     let mut config = match &args.config {
         Some(p) => EvolveConfig::load(p)?,
@@ -94,53 +82,152 @@ fn prepare(args: &EvolveArgs) -> Result<(EvolveConfig, RunState, RunPaths)> {
     if let Some(g) = args.generations {
         config.generations = g;
     }
-    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
     if let Some(n) = &args.name {
         config.name = n.clone();
     }
     config.validate().context("invalid config after command-line overrides")?;
-    let mut paths = RunPaths::new(&out, &config.name);
-    if paths.in_use() {
-        if args.force {
-            for d in [&paths.populations, &paths.results] {
-                if d.exists() {
-                    std::fs::remove_dir_all(d).with_context(|| format!("{}: cannot remove", d.display()))?;
-                }
-            }
-        } else if args.name.is_some() {
-            bail!(
-                "{} already holds a run: continue it with --resume {}, or pass --force to replace it",
-                paths.populations.display(),
-                paths.populations.display()
-            );
-        } else {
-            let base = config.name.clone();
-            let n = (2..).find(|i| !RunPaths::new(&out, &format!("{base}-{i}")).in_use()).unwrap_or(2);
-            config.name = format!("{base}-{n}");
-            eprintln!(
-                "{} already holds a run (resume it with --resume {}); this one is `{}`",
-                RunPaths::new(&out, &base).populations.display(),
-                RunPaths::new(&out, &base).populations.display(),
-                config.name
-            );
-            paths = RunPaths::new(&out, &config.name);
-        }
-    }
     let suite = opening_suite(&config)?;
     let referee = EngineReferee { settings: config.games };
     let state = Evolver::new(&config, &suite, &referee)?.initial_state()?;
-    Ok((config, state, paths))
+
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    let base = config.name.clone();
+    let auto_name = args.name.is_none() && !args.force;
+    // Why the config's own name was passed over, for the message.
+    let mut passed_over = None;
+    let mut n = 1;
+    let folder = loop {
+        let name = if n == 1 { base.clone() } else { format!("{base}-{n}") };
+        let paths = RunPaths::new(&out, &name);
+        let why_not = |reason: String| if n == 1 { Some(reason) } else { None };
+        // Looked at before locking so that a finished run's folder is not touched; checked
+        // again under the lock, which settles a race with another new run.
+        if auto_name && paths.holds_run() {
+            passed_over = passed_over.or(why_not(occupied_message(&paths)));
+            n += 1;
+            continue;
+        }
+        let folder = match RunFolder::lock(paths.clone()) {
+            Ok(f) => f,
+            Err(e @ LockError::InUse { .. }) if auto_name => {
+                passed_over = passed_over.or(why_not(e.to_string()));
+                n += 1;
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if paths.holds_run() {
+            if args.force {
+                folder.clear()?;
+            } else if auto_name {
+                passed_over = passed_over.or(why_not(occupied_message(&paths)));
+                n += 1;
+                continue;
+            } else {
+                bail!("{}", occupied_message(&paths));
+            }
+        }
+        if let Some(why) = &passed_over {
+            eprintln!("{why}; this run is `{name}`");
+        }
+        config.name = name;
+        break folder;
+    };
+    Ok(Prepared { config, state, suite, folder })
+}
+
+/// What to say about folders that hold an earlier run.
+fn occupied_message(paths: &RunPaths) -> String {
+    if checkpoint::exists_in(&paths.populations) {
+        format!(
+            "{} already holds a run: continue it with --resume {}, or pass --force to replace it",
+            paths.populations.display(),
+            paths.populations.display()
+        )
+    } else {
+        format!(
+            "{} holds files of an earlier run (and {} no checkpoint to resume from): pass --force to replace them",
+            paths.results.display(),
+            paths.populations.display()
+        )
+    }
+}
+
+fn prepare_resume(args: &EvolveArgs, dir: &Path) -> Result<Prepared> {
+    if args.seed.is_some() || args.name.is_some() || args.force {
+        bail!("--resume continues a run as it was: --seed, --name and --force do not apply");
+    }
+    if !dir.is_dir() {
+        bail!("{}: no such run folder; give the run's populations/<run> folder", dir.display());
+    }
+    let out = match &args.out {
+        Some(o) => o.clone(),
+        None => dir.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default(),
+    };
+    // The lock first: a checkpoint read while another process writes the next one would be
+    // stale the moment it is read.
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut folder =
+        RunFolder::lock(RunPaths { populations: dir.to_path_buf(), results: out.join("results").join(&name) })?;
+    let loaded = checkpoint::load_latest(dir)?;
+    let mut config = loaded.config;
+    let state = loaded.state;
+    if let Some(g) = args.generations {
+        if g < state.generation {
+            bail!(
+                "--generations {g}: the run has done {} generations already; give more to extend it",
+                state.generation
+            );
+        }
+        config.generations = g;
+    }
+    folder.paths.results = out.join("results").join(&config.name);
+    if state.generation >= config.generations {
+        eprintln!(
+            "{} is complete ({} of {} generations); its result files are checked and rewritten. \
+             Pass --generations N to extend it.",
+            config.name, state.generation, config.generations
+        );
+    } else {
+        eprintln!(
+            "resuming {} from {} (generation {} of {})",
+            config.name,
+            loaded.path.display(),
+            state.generation,
+            config.generations
+        );
+    }
+    let suite = opening_suite(&config)?;
+    Ok(Prepared { config, state, suite, folder })
 }
 
 /// The run's openings: its suite file, or generated from the run's seed; either way without
-/// the validation suite's openings, so that the validation match is out of sample.
+/// the validation suite's openings, so that the validation match is out of sample. Too few for
+/// a pairing's game pairs (each pair its own opening) is an error that says what to change.
 pub fn opening_suite(config: &EvolveConfig) -> Result<OpeningSuite> {
     let rules = Rules::CONNECT6;
+    let needed = config.openings_needed();
     let suite = match &config.openings.file {
         Some(f) => OpeningSuite::load(f, rules).context("[openings] file")?,
-        None => OpeningSuite::generate(rules, &config.openings.generator(), derive_seed(&[config.seed, SUITE])),
+        None => {
+            let generator = config.openings.generator();
+            let seed = derive_seed(&[config.seed, SUITE]);
+            let progress = Progress::background("openings", generator.count as u64, "openings");
+            let suite = OpeningSuite::generate_at_least(rules, &generator, seed, needed, Some(&progress))
+                .map_err(|e| anyhow::anyhow!("[openings]: {}", e.message(Keys::Config)))?;
+            progress.finish();
+            suite
+        }
     };
-    training_suite(suite, &config.validation)
+    let suite = training_suite(suite, &config.validation)?;
+    if suite.len() < needed {
+        bail!(
+            "[openings] file: {} openings, but a pairing plays {needed} game pairs, each from its own opening; \
+             add openings or lower pairs",
+            suite.len()
+        );
+    }
+    Ok(suite)
 }
 
 /// Milliseconds of one fitness game, measured on two games of the default weights.
@@ -156,27 +243,85 @@ fn calibrate(config: &EvolveConfig, suite: &OpeningSuite) -> f64 {
     start.elapsed().as_secs_f64() * 1e3 / games as f64
 }
 
-/// Runs generations until the config's count or a Ctrl-C. Returns the champion's path, or
-/// None when stopped early.
-pub fn evolve(
-    config: &EvolveConfig,
-    mut state: RunState,
-    paths: &RunPaths,
-    mode: ProgressMode,
-    threads: usize,
-    compare: &[String],
-) -> Result<Option<PathBuf>> {
-    let suite = opening_suite(config)?;
-    let referee = EngineReferee { settings: config.games };
-    run_loop(config, &mut state, paths, &suite, &referee, mode, threads, true, compare)
+/// Games of the generations still to run: exact for the next one; for later ones, as many
+/// as when every generation's champion is new to the hall of fame (repeats play fewer).
+fn games_left(config: &EvolveConfig, evolver: &Evolver, state: &RunState, remaining: u32) -> usize {
+    if remaining == 0 {
+        return 0;
+    }
+    let hall = state.hall_of_fame.len();
+    evolver.games_next(state) + (1..remaining as usize).map(|j| config.games_per_generation(hall + j)).sum::<usize>()
 }
 
-/// The loop, with the referee given (tests use a mock).
+/// The line printed after a generation: short enough for an 80-column terminal in the common
+/// case (the rest of the row, rates and diversity included, is in history.csv). With rated
+/// fitness it shows the best's rating and its record against the first anchor.
+fn generation_line(mode: FitnessMode, row: &HistoryRow, generations: u32, eta_s: f64) -> String {
+    let fitness = match mode {
+        FitnessMode::Rating | FitnessMode::Anchors => {
+            format!("best #{} {:+.0}±{:.0}", row.champion, row.fmax, 1.96 * row.best_se)
+        }
+        FitnessMode::Li2007 => format!("best #{} f {} (avg {:.1})", row.champion, row.fmax, row.favg),
+    };
+    let anchor = row
+        .anchors
+        .first()
+        .map(|a| {
+            let w = a.wdl();
+            format!(", vs {} {:.0}% of {}", a.name, 100.0 * w.score(), w.games())
+        })
+        .unwrap_or_default();
+    let eta = format_duration(std::time::Duration::from_secs_f64(eta_s.max(0.0)));
+    format!("gen {}/{generations}: {fitness}{anchor}; {} games, ETA {eta}", row.generation, row.games)
+}
+
+/// Puts the run's folders in the state its newest checkpoint describes: stale temporary files
+/// removed; the generation-0 checkpoint written for a new run (from then on the run can be
+/// resumed); the records cut back to the checkpoint; the result files (re)written. Returns the
+/// records writer.
+fn settle(config: &EvolveConfig, state: &RunState, folder: &RunFolder) -> Result<Option<RecordWriter>> {
+    let paths = &folder.paths;
+    for dir in [&paths.populations, &paths.results] {
+        crate::fsutil::remove_stale_temps(dir).with_context(|| format!("{}: cannot clean up", dir.display()))?;
+    }
+    let existing = checkpoint::list(&paths.populations)?.into_iter().find(|(g, _)| *g == state.generation);
+    let records_len = match existing {
+        Some((_, path)) => {
+            let recorded = checkpoint::load(&path)?.records_len;
+            let file = paths.records();
+            let actual = std::fs::metadata(&file).map_or(0, |m| m.len());
+            match recorded {
+                Some(len) if config.output.records && actual < len => {
+                    eprintln!(
+                        "warning: {} has {actual} bytes where the checkpoint recorded {len}: games of earlier \
+                         generations are missing from it; the run goes on and adds its new ones",
+                        file.display()
+                    );
+                    None
+                }
+                other => other,
+            }
+        }
+        None => {
+            // A new run: its records start empty. From this checkpoint on it can be resumed.
+            let len = config.output.records.then_some(0);
+            checkpoint::save(&paths.populations, config, state, &config.output, len)?;
+            len
+        }
+    };
+    let records = if config.output.records { Some(RecordWriter::resume(&paths.records(), records_len)?) } else { None };
+    write_results(config, state, paths, true)?;
+    Ok(records)
+}
+
+/// Runs generations until the config's count or a Ctrl-C; returns the champion's path, or
+/// None when stopped early. The referee plays the games (tests use a mock); the folder's lock
+/// is held throughout.
 #[allow(clippy::too_many_arguments)]
 pub fn run_loop(
     config: &EvolveConfig,
     state: &mut RunState,
-    paths: &RunPaths,
+    folder: &RunFolder,
     suite: &OpeningSuite,
     referee: &dyn Referee,
     mode: ProgressMode,
@@ -184,6 +329,7 @@ pub fn run_loop(
     handle_ctrl_c: bool,
     compare: &[String],
 ) -> Result<Option<PathBuf>> {
+    let paths = &folder.paths;
     let evolver = Evolver::new(config, suite, referee)?;
     // Validation opponents are loaded before any game, so that a bad path fails at once.
     let mut opponents = Vec::new();
@@ -195,40 +341,40 @@ pub fn run_loop(
             opponents.push((evolver.player_with(name, w.values()), spec.clone()));
         }
     }
-    std::fs::create_dir_all(&paths.populations)
-        .with_context(|| format!("{}: cannot create", paths.populations.display()))?;
     std::fs::create_dir_all(paths.results.join("champions"))
         .with_context(|| format!("{}: cannot create", paths.results.display()))?;
+    let mut records = settle(config, state, folder)?;
     let remaining = config.generations.saturating_sub(state.generation);
-    let per_gen = evolver.games_next(state);
-    let full_per_gen = config.games_per_generation(config.hall_of_fame.opponents);
-    let total = per_gen + full_per_gen * remaining.saturating_sub(1) as usize;
+    let total = games_left(config, &evolver, state, remaining);
     let quiet = mode == ProgressMode::Hidden;
-    if !quiet {
+    if !quiet && remaining > 0 {
         eprintln!(
-            "run {}: {} generations left of {}, population {} in {} groups, {} games per generation ({} in all), {} on {} threads",
+            "run {}: {} of {} generations to go, {} players in {} groups, {} on {} threads",
             config.name,
             remaining,
             config.generations,
             config.population,
             config.groups,
-            full_per_gen,
-            total,
             config.engine.limits().describe(),
             threads
+        );
+        eprintln!(
+            "games per generation: {} ({} to play in all, fewer if a champion repeats)",
+            config.games_per_generation(config.hall_of_fame.opponents),
+            total
         );
         if config.engine.time_ms.is_some() {
             eprintln!("note: [engine] time_ms makes games depend on the machine's load; this run is not reproducible");
         }
-        if remaining > 0 {
-            let ms = calibrate(config, suite);
-            let secs = total as f64 * ms / 1e3 / threads.max(1) as f64;
-            eprintln!(
-                "estimate: {:.0} ms per game, about {} for the run",
-                ms,
-                format_duration(std::time::Duration::from_secs_f64(secs))
-            );
-        }
+        let ms = calibrate(config, suite);
+        let secs = total as f64 * ms / 1e3 / threads.max(1) as f64;
+        eprintln!(
+            "estimate: {:.0} ms per game, about {} for the run",
+            ms,
+            format_duration(std::time::Duration::from_secs_f64(secs))
+        );
+    }
+    if !quiet {
         eprintln!("checkpoints in {}, results in {}", paths.populations.display(), paths.results.display());
     }
     let stop = Arc::new(AtomicUsize::new(0));
@@ -241,16 +387,10 @@ pub fn run_loop(
                 eprintln!("\nstopping after this generation (its checkpoint will be saved); Ctrl-C again to stop now");
             } else {
                 eprintln!("\nstopped; the generation in flight is lost, the last checkpoint stands");
-                std::process::exit(130);
+                std::process::exit(crate::commands::EXIT_INTERRUPTED);
             }
         });
     }
-    let mut records = if config.output.records {
-        let path = paths.results.join("games.jsonl");
-        Some(RecordWriter::append(&path)?)
-    } else {
-        None
-    };
     let run_start = Instant::now();
     let stagnation = config.diversity.stagnation;
     let stagnant = |state: &RunState| stagnation > 0 && Evolver::stagnant_generations(state) >= stagnation;
@@ -260,19 +400,20 @@ pub fn run_loop(
             Progress::new(&format!("gen {g}/{}", config.generations), evolver.games_next(state) as u64, "games", mode);
         let result = evolver.play_generation(state, &progress)?;
         progress.finish();
-        if let Some(w) = &mut records {
-            for r in &result.records {
-                w.write(r)?;
+        let records_len = match &mut records {
+            Some(w) => {
+                w.write_all(&result.records)?;
+                Some(w.sync()?)
             }
-        }
-        checkpoint::save(&paths.populations, config, state, &config.output)?;
-        write_results(config, state, &result, paths)?;
+            None => None,
+        };
+        checkpoint::save(&paths.populations, config, state, &config.output, records_len)?;
+        write_results(config, state, paths, false)?;
         if !quiet {
-            let row = &result.row;
             let elapsed = run_start.elapsed().as_secs_f64();
             let done = state.generation.saturating_sub(config.generations - remaining);
             let eta = elapsed / f64::from(done.max(1)) * f64::from(config.generations - state.generation);
-            progress.println(&generation_line(config, row, &result, eta));
+            progress.println(&generation_line(config.fitness.mode, &result.row, config.generations, eta));
             if result.immigrants > 0 {
                 progress.println(&format!(
                     "  diversity {:.3} < {}: {} newcomers replace children",
@@ -295,35 +436,6 @@ pub fn run_loop(
     }
     let champion = finish(&evolver, state, paths, mode, &opponents, stopped_early, run_start)?;
     Ok(Some(champion))
-}
-
-/// One line per generation, short enough for an 80-column terminal in the common case:
-/// fitness, the best individual's record against the first anchor, rates, diversity, speed.
-fn generation_line(config: &EvolveConfig, row: &HistoryRow, result: &GenerationResult, eta: f64) -> String {
-    let fitness = match config.fitness.mode {
-        FitnessMode::Rating | FitnessMode::Anchors => {
-            format!("best #{} {:+.0}±{:.0}", row.champion, row.fmax, 1.96 * row.best_se)
-        }
-        FitnessMode::Li2007 => format!("best #{} f {}/{:.1}/{}", row.champion, row.fmax, row.favg, row.fmin),
-    };
-    let anchor = row
-        .anchors
-        .first()
-        .map(|a| {
-            let w = a.wdl();
-            format!(" vs {} {:.0}% of {}", a.name, 100.0 * w.score(), w.games())
-        })
-        .unwrap_or_default();
-    let _ = result;
-    format!(
-        "gen {}/{}: {fitness}{anchor}; Pm {:.2} div {:.3}; {:.0} games/s, ETA {}",
-        row.generation,
-        config.generations,
-        row.pm_mean,
-        row.diversity,
-        row.games as f64 / row.wall_s.max(1e-9),
-        format_duration(std::time::Duration::from_secs_f64(eta))
-    )
 }
 
 /// After the last generation: the play-off picks the champion, the validation matches
@@ -373,7 +485,7 @@ fn finish(
 
     let mut validation = Vec::new();
     if config.validation.pairs > 0 && !opponents.is_empty() {
-        let suite = config.validation.suite(evolver.suite.rules);
+        let suite = config.validation.suite(evolver.suite.rules)?;
         let champion = evolver.player_with(format!("{}-champion", config.name), &champ.genes);
         for (opponent, spec) in opponents {
             let progress = Progress::new(
@@ -499,32 +611,83 @@ fn replay_command(config: &EvolveConfig, champion: &Path, opponent: &str) -> Str
     cmd
 }
 
-/// champion.toml, champions/gen-NNNN.toml and history.csv after a generation.
-fn write_results(
-    config: &EvolveConfig,
-    state: &RunState,
-    result: &GenerationResult,
-    paths: &RunPaths,
-) -> Result<PathBuf> {
-    let schema = config.eval.schema(Rules::CONNECT6);
-    let best = result.best_individual();
-    let meta = Meta {
-        name: Some(format!("{}-g{}", config.name, result.generation)),
-        generation: Some(u64::from(result.generation)),
-        fitness: Some(result.fitness[result.best]),
-        seed: Some(config.seed),
-        config_hash: Some(config.hash()),
-        date: Some(humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()),
-        ..Meta::default()
-    };
-    let weights = best.weights(schema);
-    let gen_path = paths.results.join("champions").join(format!("gen-{:04}.toml", result.generation));
-    weights.save(&gen_path, &meta).with_context(|| format!("{}: cannot write", gen_path.display()))?;
-    let champion = paths.results.join("champion.toml");
-    weights.save(&champion, &meta).with_context(|| format!("{}: cannot write", champion.display()))?;
-    let csv = history::to_csv(&state.history)?;
-    let csv_path = paths.results.join("history.csv");
-    crate::fsutil::write_atomic(&csv_path, csv.as_bytes())
-        .with_context(|| format!("{}: cannot write", csv_path.display()))?;
-    Ok(champion)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ga::evolve::tests::mock_setup;
+
+    /// The announced total is the games the generations play (it counted every generation
+    /// with the full hall of fame, 24 games too many for the quick run); only a champion that
+    /// wins again, and so is not a new opponent, makes it fewer.
+    #[test]
+    fn the_announced_games_are_the_games_played() {
+        let (mut config, suite, referee) = mock_setup();
+        config.hall_of_fame.opponents = 2;
+        config.generations = 6;
+        let mut exact = 0;
+        for seed in 1..=20 {
+            config.seed = seed;
+            let evolver = Evolver::new(&config, &suite, &referee).unwrap();
+            let mut state = evolver.initial_state().unwrap();
+            let announced = games_left(&config, &evolver, &state, config.generations);
+            let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+            let played: usize =
+                (0..config.generations).map(|_| evolver.play_generation(&mut state, &p).unwrap().records.len()).sum();
+            let mut distinct = state.hall_of_fame.iter().map(|e| e.genes.clone()).collect::<Vec<_>>();
+            distinct.sort();
+            distinct.dedup();
+            // Survivors skip their own hall-of-fame entries, which the estimate of later
+            // generations cannot know: it is exact for one generation, an upper bound after.
+            assert!(played <= announced, "seed {seed}: {played} vs {announced}");
+            if config.generations == 1 || distinct.len() == state.hall_of_fame.len() {
+                exact += usize::from(played == announced);
+            }
+            assert_eq!(games_left(&config, &evolver, &state, 0), 0);
+        }
+        let _ = exact;
+        // The next generation alone is announced exactly.
+        let evolver = Evolver::new(&config, &suite, &referee).unwrap();
+        let mut state = evolver.initial_state().unwrap();
+        let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+        for _ in 0..4 {
+            let announced = games_left(&config, &evolver, &state, 1);
+            assert_eq!(evolver.play_generation(&mut state, &p).unwrap().records.len(), announced);
+        }
+    }
+
+    #[test]
+    fn generation_lines_fit_a_terminal() {
+        let row = HistoryRow {
+            generation: 1234,
+            fmax: 123.0,
+            favg: -0.123_456,
+            fmin: -123.0,
+            champion: 123_456,
+            pc_mean: 0.123_456_789,
+            pm_mean: 0.000_123_456,
+            diversity: 0.123_456,
+            games: 123_456,
+            black_wins: 1,
+            white_wins: 1,
+            draws: 1,
+            wall_s: 12_345.678,
+            games_wall_s: 12_000.0,
+            best_games: 123_456,
+            best_se: 123.4,
+            immigrants: 0,
+            anchors: vec![crate::report::history::AnchorRecord::new(
+                "defaults",
+                crate::arena::stats::Wdl::new(100_000, 0, 23_456),
+            )],
+        };
+        let line = generation_line(FitnessMode::Li2007, &row, 3000, 1e6);
+        assert!(line.len() <= 100, "{} chars: {line}", line.len());
+        assert_eq!(
+            line,
+            "gen 1234/3000: best #123456 f 123 (avg -0.1), vs defaults 81% of 123456; 123456 games, ETA 277h46m"
+        );
+        let line = generation_line(FitnessMode::Anchors, &row, 3000, 1e6);
+        assert!(line.len() <= 100, "{} chars: {line}", line.len());
+        assert!(line.starts_with("gen 1234/3000: best #123456 +123±242, vs defaults 81% of 123456;"), "{line}");
+    }
 }

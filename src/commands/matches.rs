@@ -6,11 +6,12 @@ use anyhow::{bail, Context, Result};
 
 use crate::arena::game::{EngineReferee, Referee};
 use crate::arena::matches::{run_match, MatchConfig, MatchReport};
-use crate::arena::openings::OpeningSuite;
+use crate::arena::openings::Openings;
 use crate::arena::records::{GameRecord, RecordWriter};
 use crate::arena::stats::Sprt;
 use crate::cli::{EngineArgs, MatchArgs, SelfplayArgs, SideArgs};
-use crate::commands::{openings_from, player_from, thread_pool};
+use crate::commands::{match_openings, player_from, thread_pool};
+use crate::fsutil::LineLog;
 use crate::game::connect::Rules;
 use crate::player::Player;
 use crate::report::progress::{Progress, ProgressMode};
@@ -39,31 +40,24 @@ pub fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt> {
 
 struct Outputs {
     records: Option<RecordWriter>,
-    sgf: Option<(std::io::BufWriter<std::fs::File>, std::path::PathBuf)>,
+    sgf: Option<LineLog>,
 }
 
 impl Outputs {
     fn new(records: Option<&Path>, sgf: Option<&Path>) -> Result<Outputs> {
         let records = records.map(RecordWriter::create).transpose()?;
-        let sgf = match sgf {
-            Some(p) => {
-                let f = std::fs::File::create(p).with_context(|| format!("{}: cannot create", p.display()))?;
-                Some((std::io::BufWriter::new(f), p.to_path_buf()))
-            }
-            None => None,
-        };
+        let sgf =
+            sgf.map(|p| LineLog::create(p).with_context(|| format!("{}: cannot create", p.display()))).transpose()?;
         Ok(Outputs { records, sgf })
     }
 
     fn write(&mut self, g: &crate::arena::records::GameRecord) -> Result<()> {
-        use std::io::Write;
         if let Some(w) = &mut self.records {
             w.write(g)?;
         }
-        if let Some((w, p)) = &mut self.sgf {
-            writeln!(w, "{}", g.to_sgf())
-                .and_then(|_| w.flush())
-                .with_context(|| format!("{}: write failed", p.display()))?;
+        if let Some(log) = &mut self.sgf {
+            log.append(&format!("{}\n", g.to_sgf()))
+                .with_context(|| format!("{}: write failed", log.path().display()))?;
         }
         Ok(())
     }
@@ -82,11 +76,13 @@ fn play(
     live: bool,
 ) -> Result<MatchReport> {
     let rules = Rules::CONNECT6;
-    let (suite, settings) = openings_from(openings, rules, pairs)?;
+    let (mut openings, settings) = match_openings(openings, rules, pairs)?;
     let pool = thread_pool(threads)?;
     let referee = EngineReferee { settings };
     let config = MatchConfig { pairs, seed, sprt };
-    pool.install(|| play_match(&referee, a, b, &suite, &config, ProgressMode::Auto, live, &mut |g| outputs.write(g)))
+    pool.install(|| {
+        play_match(&referee, a, b, &mut openings, &config, ProgressMode::Auto, live, &mut |g| outputs.write(g))
+    })
 }
 
 /// Plays a match on the current rayon pool with a progress bar: the line that says who plays
@@ -97,15 +93,16 @@ pub fn play_match(
     referee: &dyn Referee,
     a: &Player,
     b: &Player,
-    suite: &OpeningSuite,
+    openings: &mut Openings,
     config: &MatchConfig,
     mode: ProgressMode,
     live: bool,
     on_game: &mut dyn FnMut(&GameRecord) -> Result<()>,
 ) -> Result<MatchReport> {
+    let described = openings.describe(config.pairs).map_err(|e| anyhow::anyhow!("openings: {e}"))?;
     if mode != ProgressMode::Hidden {
         eprintln!(
-            "{} ({} {} {}) vs {} ({} {} {}): {} games from {} openings on {} threads",
+            "{} ({} {} {}) vs {} ({} {} {}): {} games from {} on {} threads",
             a.name,
             a.engine.search.name(),
             a.engine.eval.name(),
@@ -115,12 +112,12 @@ pub fn play_match(
             b.engine.eval.name(),
             b.limits.describe(),
             2 * config.pairs,
-            suite.len(),
+            described,
             rayon::current_num_threads()
         );
     }
     let progress = Progress::new("games", 2 * config.pairs as u64, "games", mode);
-    let report = run_match(referee, a, b, suite, config, &progress, on_game, &mut |r| {
+    let report = run_match(referee, a, b, openings, config, &progress, on_game, &mut |r| {
         let w = &r.wdl;
         let mut msg = format!("W {} D {} L {} Elo {:.0}", w.wins, w.draws, w.losses, w.elo());
         if let Some(llr) = r.llr {

@@ -2,23 +2,31 @@
 
 use anyhow::{Context, Result};
 
-use crate::arena::openings::{OpeningConfig, OpeningSuite};
+use crate::arena::openings::{Keys, OpeningConfig, OpeningSuite};
 use crate::cli::OpeningsArgs;
 use crate::game::connect::Rules;
+use crate::report::progress::Progress;
 
 pub fn run(args: &OpeningsArgs) -> Result<()> {
-    anyhow::ensure!(args.count >= 1 && args.turns >= 1, "--count and --turns must be at least 1");
+    let rules = Rules::CONNECT6;
+    // The command line's ranges fit these types; the check below says the rest.
     let config = OpeningConfig {
-        count: args.count,
-        turns: args.turns,
+        count: args.count as usize,
+        turns: args.turns as usize,
+        radius: args.radius as usize,
         method: args.method,
-        top: args.top,
-        balance: args.balance,
-        ..OpeningConfig::default()
+        top: args.top as usize,
+        balance: args.balance as i32,
     };
-    let suite = OpeningSuite::generate(Rules::CONNECT6, &config, args.seed);
-    if suite.len() < args.count {
-        eprintln!("only {} distinct balanced openings found", suite.len());
+    config.check(rules).map_err(|e| anyhow::anyhow!("--{} {}", e.key, e.message))?;
+    let progress = Progress::background("openings", config.count as u64, "openings");
+    let (suite, short) = OpeningSuite::generate_reporting(rules, &config, args.seed, Some(&progress));
+    progress.finish();
+    match short {
+        Some(s) if suite.is_empty() => anyhow::bail!("{}", s.message(Keys::CommandLine)),
+        // Not an error: a suite of all the openings there are is still a good suite.
+        Some(s) => eprintln!("note: {}", s.message(Keys::CommandLine)),
+        None => {}
     }
     match &args.output {
         Some(p) => crate::fsutil::write_atomic(p, suite.to_text().as_bytes())

@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use crate::arena::game::{EngineReferee, Referee};
-use crate::arena::openings::OpeningSuite;
+use crate::arena::openings::{Keys, OpeningSuite};
 use crate::arena::validation::training_suite;
 use crate::cli::SpsaArgs;
 use crate::commands::evolve::RunPaths;
@@ -110,7 +110,8 @@ pub fn opening_suite(config: &SpsaConfig) -> Result<OpeningSuite> {
     let rules = Rules::CONNECT6;
     let suite = match &config.openings.file {
         Some(f) => OpeningSuite::load(f, rules).context("[openings] file")?,
-        None => OpeningSuite::generate(rules, &config.openings.generator(), derive_seed(&[config.seed, SUITE])),
+        None => OpeningSuite::generate(rules, &config.openings.generator(), derive_seed(&[config.seed, SUITE]))
+            .map_err(|e| anyhow::anyhow!("[openings]: {}", e.message(Keys::Config)))?,
     };
     training_suite(suite, &config.validation)
 }
@@ -266,7 +267,7 @@ pub fn run_loop(
     weights.save(&champion_path, &meta).with_context(|| format!("{}: cannot write", champion_path.display()))?;
     let mut validation = Vec::new();
     if config.validation.pairs > 0 {
-        let vsuite = config.validation.suite(suite.rules);
+        let vsuite = config.validation.suite(suite.rules)?;
         let champion = spsa.player(format!("{}-champion", config.name), &state.theta);
         for (opponent, spec) in &opponents {
             let p = Progress::new(

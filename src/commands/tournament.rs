@@ -61,7 +61,7 @@ pub fn play_tournament(
             n_pairings,
             config.pairs,
             games,
-            suite.len(),
+            (n_pairings * config.pairs).min(suite.len()),
             rayon::current_num_threads()
         );
         for p in players {
@@ -72,9 +72,7 @@ pub fn play_tournament(
     let (report, records) = run_tournament(referee, players, suite, config, &progress)?;
     progress.finish();
     if let Some(w) = &mut writer {
-        for r in &records {
-            w.write(r)?;
-        }
+        w.write_all(&records)?;
     }
     Ok(report)
 }
@@ -124,7 +122,7 @@ mod tests {
             Player::new("random:1", crate::player::random_weights(schema, 1), config, Limits::depth(1)),
             Player::new("random:2", crate::player::random_weights(schema, 2), config, Limits::depth(1)),
         ];
-        let suite = OpeningSuite::generate(rules, &Default::default(), 1);
+        let suite = OpeningSuite::generate(rules, &Default::default(), 1).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let records = dir.path().join("games.jsonl");
         let referee = EngineReferee::default();

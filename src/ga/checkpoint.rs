@@ -5,6 +5,11 @@
 //! line `checksum <16 hex digits>`: the FNV-1a hash of every byte before that line. A file cut
 //! short loses its checksum line or fails it, and is refused with a message that names it;
 //! it is never used or overwritten silently.
+//!
+//! The checkpoint is the run's commit point: everything else in the run's folders (the game
+//! records, the champion files, history.csv) is derived from it. It records how long the
+//! records file was when it was written, so that a resumed run cuts off the games of a
+//! generation that was played but never checkpointed instead of writing them twice.
 
 use std::path::{Path, PathBuf};
 
@@ -26,6 +31,19 @@ struct Body {
     /// so the seed and `state.generation` are the whole of it.
     seed: u64,
     state: RunState,
+    /// Bytes of `results/<run>/games.jsonl` that belong to the generations done (None: the
+    /// run keeps no records, or the checkpoint predates this field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    records_len: Option<u64>,
+}
+
+/// A checkpoint as read back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loaded {
+    pub config: EvolveConfig,
+    pub state: RunState,
+    pub records_len: Option<u64>,
+    pub path: PathBuf,
 }
 
 /// The checkpoint file of the run after `generation` generations.
@@ -34,9 +52,17 @@ pub fn path_for(dir: &Path, generation: u32) -> PathBuf {
 }
 
 /// Writes the checkpoint of `state` and prunes old ones (keeping the last `keep_last` and
-/// every `keep_every`-th).
-pub fn save(dir: &Path, config: &EvolveConfig, state: &RunState, output: &OutputConfig) -> Result<PathBuf> {
-    let body = Body { format: FORMAT.into(), config: config.to_toml(), seed: config.seed, state: state.clone() };
+/// every `keep_every`-th). `records_len`: the length of the run's records file, already
+/// flushed to disk.
+pub fn save(
+    dir: &Path,
+    config: &EvolveConfig,
+    state: &RunState,
+    output: &OutputConfig,
+    records_len: Option<u64>,
+) -> Result<PathBuf> {
+    let body =
+        Body { format: FORMAT.into(), config: config.to_toml(), seed: config.seed, state: state.clone(), records_len };
     let mut text = serde_json::to_string(&body).context("checkpoint to JSON")?;
     text.push('\n');
     let sum = fnv1a64(text.as_bytes());
@@ -74,7 +100,7 @@ pub fn list(dir: &Path) -> Result<Vec<(u32, PathBuf)>> {
 
 /// Reads and verifies a checkpoint: the checksum, the format, and that the config inside is
 /// valid and matches the state.
-pub fn load(path: &Path) -> Result<(EvolveConfig, RunState)> {
+pub fn load(path: &Path) -> Result<Loaded> {
     let name = path.display();
     let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read checkpoint"))?;
     let text = String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{name}: corrupt checkpoint (not UTF-8 text)"))?;
@@ -94,17 +120,21 @@ pub fn load(path: &Path) -> Result<(EvolveConfig, RunState)> {
     if config.seed != body.seed || body.state.population.len() != config.population {
         bail!("{name}: the state does not match the config inside the checkpoint");
     }
-    Ok((config, body.state))
+    Ok(Loaded { config, state: body.state, records_len: body.records_len, path: path.to_path_buf() })
 }
 
 /// The newest checkpoint of a run folder, verified.
-pub fn load_latest(dir: &Path) -> Result<(EvolveConfig, RunState, PathBuf)> {
+pub fn load_latest(dir: &Path) -> Result<Loaded> {
     let all = list(dir)?;
     let Some((_, path)) = all.last() else {
         bail!("{}: no checkpoints (gen-NNNN.json) here; give the run's populations/<run> folder", dir.display())
     };
-    let (config, state) = load(path)?;
-    Ok((config, state, path.clone()))
+    load(path)
+}
+
+/// Whether the folder holds at least one checkpoint (a run that can be resumed).
+pub fn exists_in(dir: &Path) -> bool {
+    list(dir).is_ok_and(|l| !l.is_empty())
 }
 
 #[cfg(test)]
@@ -124,13 +154,13 @@ mod tests {
         let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
         for _ in 0..7 {
             ev.play_generation(&mut state, &p).unwrap();
-            save(dir.path(), &config, &state, &output).unwrap();
+            save(dir.path(), &config, &state, &output, Some(u64::from(state.generation) * 10)).unwrap();
         }
         let kept: Vec<u32> = list(dir.path()).unwrap().into_iter().map(|(g, _)| g).collect();
         assert_eq!(kept, vec![3, 6, 7]);
-        let (c, s, path) = load_latest(dir.path()).unwrap();
-        assert_eq!((c, s), (config, state));
-        assert!(path.ends_with("gen-0007.json"));
+        let l = load_latest(dir.path()).unwrap();
+        assert_eq!((l.config, l.state, l.records_len), (config, state, Some(70)));
+        assert!(l.path.ends_with("gen-0007.json"));
     }
 
     #[test]
@@ -139,7 +169,7 @@ mod tests {
         let ev = Evolver::new(&config, &suite, &referee).unwrap();
         let state = ev.initial_state().unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let path = save(dir.path(), &config, &state, &OutputConfig::default()).unwrap();
+        let path = save(dir.path(), &config, &state, &OutputConfig::default(), None).unwrap();
         let good = std::fs::read(&path).unwrap();
         std::fs::write(&path, &good[..good.len() / 2]).unwrap();
         let e = format!("{:#}", load(&path).unwrap_err());

@@ -13,7 +13,8 @@ use crate::arena::validation::ValidationConfig;
 use crate::ga::fitness::FitnessMode;
 use crate::game::connect::eval::EvalKind;
 use crate::game::connect::movegen::MoveGenConfig;
-use crate::search::{EngineConfig, Limits, SearchKind};
+use crate::game::connect::Rules;
+use crate::search::{EngineConfig, Limits, SearchKind, MAX_DEPTH, MAX_NODES, MAX_TIME_MS, MAX_TT_MIB, MAX_WIDTH};
 
 /// The built-in default config (`configs/quick.toml`): minutes on 2 cores.
 pub const QUICK_TOML: &str = include_str!("../../configs/quick.toml");
@@ -378,11 +379,55 @@ impl Default for OutputConfig {
     }
 }
 
+/// The largest population (a generation of it in one group is half a million pairings).
+pub const MAX_POPULATION: usize = 1000;
+/// The most game pairs per pairing, against each hall-of-fame opponent and anchor.
+pub const MAX_PAIRS: usize = 1000;
+/// The most hall-of-fame opponents and anchors.
+pub const MAX_OPPONENTS: usize = 100;
+pub const MAX_GENERATIONS: u32 = 1_000_000;
+/// The most games one generation may play (at a few ms each, hours per generation).
+pub const MAX_GAMES_PER_GENERATION: usize = 1_000_000;
+
+/// `key = value: between lo and hi` unless `lo <= value <= hi`.
+fn in_range<T: PartialOrd + std::fmt::Display>(key: &str, value: T, lo: T, hi: T) -> Result<()> {
+    if value < lo || value > hi {
+        bail!("{key} = {value}: between {lo} and {hi}");
+    }
+    Ok(())
+}
+
+/// A TOML error as `file:line: [section] key = value: what is wrong`, so that it names the
+/// key even when the message alone does not (a wrong type says only what it expected).
+fn toml_error(text: &str, file: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim_end().replace('\n', " ");
+    let Some(span) = e.span() else { return format!("{file}: {message}") };
+    let start = span.start.min(text.len());
+    let line_no = text[..start].matches('\n').count() + 1;
+    let line = text.lines().nth(line_no - 1).unwrap_or("");
+    let line = line.split(" #").next().unwrap_or(line).trim();
+    let section = text[..start]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('[') && l.contains(']'))
+        .map(|l| l[..=l.find(']').unwrap_or(0)].to_string() + " ")
+        .unwrap_or_default();
+    if line.is_empty() {
+        format!("{file}:{line_no}: {message}")
+    } else if line.starts_with('[') {
+        // A table header: `[engine.depth]` names the key itself.
+        format!("{file}:{line_no}: {line}: {message}")
+    } else {
+        format!("{file}:{line_no}: {section}{line}: {message}")
+    }
+}
+
 impl EvolveConfig {
     /// Parses and validates a config; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<EvolveConfig> {
         let config: EvolveConfig =
-            toml::from_str(text).map_err(|e| anyhow::anyhow!("{file}: {}", e.to_string().trim_end()))?;
+            toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", toml_error(text, file, &e)))?;
         config.validate().with_context(|| format!("{file}: invalid config"))?;
         Ok(config)
     }
@@ -397,9 +442,10 @@ impl EvolveConfig {
         Self::parse(QUICK_TOML, "configs/quick.toml (built in)").expect("the built-in config is valid")
     }
 
-    /// The config as TOML (stored in checkpoints; hashed for `[meta] config_hash`).
+    /// The config as TOML (stored in checkpoints; hashed for `[meta] config_hash`). Cannot
+    /// fail for a validated config (its seed fits a TOML integer).
     pub fn to_toml(&self) -> String {
-        toml::to_string(self).expect("a config serialises")
+        toml::to_string(self).expect("a validated config serialises")
     }
 
     /// A stable hash of the config's content.
@@ -407,20 +453,31 @@ impl EvolveConfig {
         format!("{:016x}", crate::fsutil::fnv1a64(self.to_toml().as_bytes()))
     }
 
-    /// Checks every value the types do not.
+    /// Openings a generated or given suite must hold: a pairing plays its game pairs from
+    /// consecutive openings, and a repeated one would replay a game move for move.
+    pub fn openings_needed(&self) -> usize {
+        let fixed = self.hall_of_fame.opponents > 0 || !self.hall_of_fame.anchors.is_empty();
+        self.pairs.max(if fixed { self.hall_of_fame.pairs } else { 1 })
+    }
+
+    /// Checks every value the types do not: each key's range, and the keys that depend on
+    /// each other. The error names the key (`[section] key = value`) and what is allowed.
     pub fn validate(&self) -> Result<()> {
         let name_ok = !self.name.is_empty()
+            && self.name.len() <= 100
             && self.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
             && !self.name.starts_with('.');
         if !name_ok {
-            bail!("name = {:?}: use letters, digits, '-', '_' and '.' (it names folders)", self.name);
+            bail!(
+                "name = {:?}: up to 100 letters, digits, '-', '_' and '.', not starting with '.' (it names folders)",
+                self.name
+            );
         }
-        if self.generations == 0 {
-            bail!("generations = 0: must be at least 1");
-        }
-        if self.groups == 0 {
-            bail!("groups = 0: must be at least 1");
-        }
+        // Checkpoints store the config as TOML, whose integers are signed 64-bit.
+        in_range("seed", self.seed, 0, i64::MAX as u64)?;
+        in_range("generations", self.generations, 1, MAX_GENERATIONS)?;
+        in_range("population", self.population, 2, MAX_POPULATION)?;
+        in_range("groups", self.groups, 1, MAX_POPULATION / 2)?;
         if self.population < 2 * self.groups {
             bail!(
                 "population = {}: must be at least 2 * groups = {} (every group needs two players)",
@@ -431,8 +488,12 @@ impl EvolveConfig {
         if self.population == self.groups {
             bail!("population = groups: no room for children");
         }
-        if self.pairs == 0 && self.fitness.mode != FitnessMode::Anchors {
-            bail!("pairs = 0: must be at least 1 (0 only with [fitness] mode = \"anchors\")");
+        if self.pairs == 0 {
+            if self.fitness.mode != FitnessMode::Anchors {
+                bail!("pairs = 0: must be at least 1 (0 only with [fitness] mode = \"anchors\")");
+            }
+        } else {
+            in_range("pairs", self.pairs, 1, MAX_PAIRS)?;
         }
         if self.eval == EvalKind::RoadsGlobal {
             bail!("eval = \"roads-global\": tune \"roads\" (the same weights, scanned faster) or \"patterns\"");
@@ -464,20 +525,31 @@ impl EvolveConfig {
         if e.depth.is_none() && e.nodes.is_none() && e.time_ms.is_none() {
             bail!("[engine]: give at least one of depth, nodes, time_ms");
         }
-        if e.depth == Some(0) || e.nodes == Some(0) || e.time_ms == Some(0) {
-            bail!("[engine]: depth, nodes and time_ms must be at least 1");
+        if let Some(d) = e.depth {
+            in_range("[engine] depth", d, 1, MAX_DEPTH)?;
         }
-        if e.tt_mib == 0 || e.tt_mib > 4096 {
-            bail!("[engine] tt_mib = {}: between 1 and 4096", e.tt_mib);
+        if let Some(n) = e.nodes {
+            in_range("[engine] nodes", n, 1, MAX_NODES)?;
         }
-        if e.singles == 0 || e.seconds == 0 || e.width == 0 {
-            bail!("[engine] singles, seconds and width must be at least 1");
+        if let Some(t) = e.time_ms {
+            in_range("[engine] time_ms", t, 1, MAX_TIME_MS)?;
         }
-        if self.openings.file.is_none() && (self.openings.count == 0 || self.openings.turns == 0) {
-            bail!("[openings] count and turns must be at least 1");
+        in_range("[engine] tt_mib", e.tt_mib, 1, MAX_TT_MIB)?;
+        let cells = Rules::CONNECT6.cells();
+        in_range("[engine] singles", e.singles, 1, cells)?;
+        in_range("[engine] seconds", e.seconds, 1, cells)?;
+        in_range("[engine] width", e.width, 1, MAX_WIDTH)?;
+        self.openings.generator().check(Rules::CONNECT6).map_err(|e| anyhow::anyhow!("[openings] {e}"))?;
+        let h = &self.hall_of_fame;
+        in_range("[hall_of_fame] opponents", h.opponents, 0, MAX_OPPONENTS)?;
+        if h.anchors.len() > MAX_OPPONENTS {
+            bail!("[hall_of_fame] anchors: {} given, at most {MAX_OPPONENTS}", h.anchors.len());
         }
-        if (self.hall_of_fame.opponents > 0 || !self.hall_of_fame.anchors.is_empty()) && self.hall_of_fame.pairs == 0 {
-            bail!("[hall_of_fame] pairs = 0: must be at least 1 when opponents > 0 or anchors are given");
+        if h.opponents > 0 || !h.anchors.is_empty() {
+            if h.pairs == 0 {
+                bail!("[hall_of_fame] pairs = 0: must be at least 1 when opponents > 0 or anchors are given");
+            }
+            in_range("[hall_of_fame] pairs", h.pairs, 1, MAX_PAIRS)?;
         }
         let f = &self.fitness;
         if f.mode == FitnessMode::Anchors && self.hall_of_fame.anchors.is_empty() {
@@ -509,8 +581,16 @@ impl EvolveConfig {
             bail!("[final] pairs = 0: must be at least 1 when candidates > 0");
         }
         self.validation.check()?;
-        if self.output.keep_last == 0 {
-            bail!("[output] keep_last = 0: keep at least the last checkpoint");
+        in_range("[output] keep_last", self.output.keep_last, 1, 100_000)?;
+        let games = self.games_per_generation(h.opponents);
+        if games > MAX_GAMES_PER_GENERATION {
+            bail!(
+                "population = {}, groups = {}, pairs = {} and [hall_of_fame] make {games} games a generation; \
+                 at most {MAX_GAMES_PER_GENERATION}: use more groups, fewer pairs or a smaller population",
+                self.population,
+                self.groups,
+                self.pairs
+            );
         }
         Ok(())
     }
@@ -568,7 +648,7 @@ mod tests {
         assert!(e.contains("magic") && e.contains("roads") && e.contains("patterns"), "{e}");
         let e = format!(
             "{:#}",
-            EvolveConfig::parse(&QUICK_TOML.replace("pairs = 4  ", "pairs = 0  "), "c.toml").unwrap_err()
+            EvolveConfig::parse(&QUICK_TOML.replace("pairs = 6  ", "pairs = 0  "), "c.toml").unwrap_err()
         );
         assert!(e.contains("[hall_of_fame] pairs = 0"), "{e}");
         let e = err("[extra]\nx = 1");
@@ -595,5 +675,171 @@ mod tests {
         assert_eq!(c.games_per_generation(1), 24 + 2 * 10);
         c.hall_of_fame.anchors = vec!["defaults".into()];
         assert_eq!(c.games_per_generation(1), 24 + 2 * 10 * 2);
+    }
+
+    /// The settings the issue found accepted (and panicking or never ending later): each is an
+    /// error naming the key and its range, as the command line's options are.
+    #[test]
+    fn out_of_range_keys_are_refused_like_the_command_line() {
+        for (edit, want) in [
+            ("[engine]\ndepth = 61", "[engine] depth = 61: between 1 and 60"),
+            ("[engine]\nnodes = 10000000000000", "[engine] nodes"),
+            ("[engine]\ntime_ms = 999999999", "[engine] time_ms"),
+            ("[engine]\ntt_mib = 100000", "[engine] tt_mib = 100000: between 1 and 4096"),
+            ("[engine]\nwidth = 100000", "[engine] width"),
+            ("[openings]\nradius = 10", "[openings] radius = 10: between 1 and 9"),
+            ("[openings]\nradius = 1000000000000", "[openings] radius"),
+            ("[openings]\nradius = 0", "[openings] radius = 0"),
+            ("[openings]\nturns = 400", "[openings] turns = 400"),
+            ("[openings]\ncount = 100000000", "[openings] count"),
+            ("[openings]\nbalance = -5", "[openings] balance"),
+            ("[hall_of_fame]\npairs = 1000000", "[hall_of_fame] pairs"),
+            ("[output]\nkeep_last = 0", "[output] keep_last = 0"),
+        ] {
+            let (section, line) = edit.split_once('\n').unwrap();
+            let text = replace_key(QUICK_TOML, section, line);
+            let e = format!("{:#}", EvolveConfig::parse(&text, "c.toml").unwrap_err());
+            assert!(e.contains("c.toml") && e.contains(want), "{edit}: {e}");
+        }
+        for (line, want) in [
+            ("pairs = 100000", "pairs = 100000: between 1 and 1000"),
+            ("population = 100000", "population = 100000"),
+            ("seed = -1", "seed = -1"),
+        ] {
+            let text = replace_key(QUICK_TOML, "", line);
+            let e = format!("{:#}", EvolveConfig::parse(&text, "c.toml").unwrap_err());
+            assert!(e.contains(want), "{line}: {e}");
+        }
+        // A seed from the command line that TOML (and so a checkpoint) cannot hold.
+        let mut c = EvolveConfig::quick();
+        c.seed = u64::MAX;
+        assert!(format!("{:#}", c.validate().unwrap_err()).contains("seed"));
+        // Too many games a generation, from keys that are each in range.
+        let mut c = EvolveConfig::quick();
+        (c.population, c.groups, c.pairs) = (1000, 1, 10);
+        let e = format!("{:#}", c.validate().unwrap_err());
+        assert!(e.contains("population = 1000") && e.contains("groups = 1"), "{e}");
+    }
+
+    #[test]
+    fn type_errors_name_file_line_and_key() {
+        let text = replace_key(QUICK_TOML, "[engine]", "depth = \"deep\"");
+        let line = text.lines().position(|l| l.starts_with("depth = \"deep\"")).unwrap() + 1;
+        let e = format!("{:#}", EvolveConfig::parse(&text, "c.toml").unwrap_err());
+        assert!(e.starts_with(&format!("c.toml:{line}: [engine] depth = \"deep\": ")), "{e}");
+        assert!(!e.contains('\n'), "one line: {e}");
+    }
+
+    /// `text` with the key of `line` (`key = value`) set in `section` ("" for the top level).
+    fn replace_key(text: &str, section: &str, line: &str) -> String {
+        let mut table: toml::Table = text.parse().unwrap();
+        let new: toml::Table = line.parse().unwrap();
+        let target = if section.is_empty() {
+            &mut table
+        } else {
+            let name = section.trim_matches(|c| c == '[' || c == ']');
+            table.get_mut(name).and_then(toml::Value::as_table_mut).unwrap()
+        };
+        target.extend(new);
+        toml::to_string(&table).unwrap()
+    }
+
+    /// Every (section, key) of the shipped quick config, top-level keys with section "".
+    fn known_keys() -> Vec<(String, String)> {
+        let table: toml::Table = QUICK_TOML.parse().unwrap();
+        let mut keys = Vec::new();
+        for (k, v) in &table {
+            keys.push((String::new(), k.clone()));
+            if let toml::Value::Table(t) = v {
+                keys.extend(t.keys().map(|inner| (k.clone(), inner.clone())));
+            }
+        }
+        // Keys the quick config leaves at their defaults.
+        keys.extend(
+            [("engine", "nodes"), ("engine", "time_ms"), ("openings", "file")].map(|(s, k)| (s.into(), k.into())),
+        );
+        keys
+    }
+
+    fn any_value() -> impl proptest::strategy::Strategy<Value = toml::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            any::<i64>().prop_map(toml::Value::Integer),
+            (-3i64..1100).prop_map(toml::Value::Integer),
+            any::<f64>().prop_map(toml::Value::Float),
+            (-0.5f64..1.5).prop_map(toml::Value::Float),
+            any::<bool>().prop_map(toml::Value::Boolean),
+            "[a-z_.-]{0,12}".prop_map(toml::Value::String),
+            prop::sample::select(vec![
+                "roads",
+                "patterns",
+                "roads-global",
+                "random",
+                "played",
+                "files",
+                "defaults",
+                "gaussian",
+                "bitflip",
+                "fixed",
+                "srinivas",
+                "pvs",
+                "mcts",
+                "alphabeta",
+                "random:3",
+                "quick",
+            ])
+            .prop_map(|s| toml::Value::String(s.into())),
+        ];
+        leaf.prop_recursive(2, 8, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(toml::Value::Array),
+                prop::collection::btree_map("[a-z]{1,6}", inner, 0..3)
+                    .prop_map(|m| toml::Value::Table(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Any value of any type under any key, known or not: never a panic, and an error
+        /// names the key (a config that passes is one the run can use).
+        #[test]
+        fn any_key_and_value_is_valid_or_an_error_naming_the_key(
+            pick in proptest::prelude::any::<proptest::sample::Index>(),
+            unknown in "[a-z_]{1,10}",
+            use_unknown in proptest::prelude::any::<bool>(),
+            value in any_value(),
+        ) {
+            let keys = known_keys();
+            let (section, key) = if use_unknown {
+                let (section, _) = &keys[pick.index(keys.len())];
+                (section.clone(), unknown)
+            } else {
+                keys[pick.index(keys.len())].clone()
+            };
+            let mut table: toml::Table = QUICK_TOML.parse().unwrap();
+            let target = if section.is_empty() {
+                &mut table
+            } else {
+                table.get_mut(&section).and_then(toml::Value::as_table_mut).unwrap()
+            };
+            target.insert(key.clone(), value);
+            let text = toml::to_string(&table).unwrap();
+            match EvolveConfig::parse(&text, "c.toml") {
+                Ok(c) => {
+                    // What the run does with a config must not panic either.
+                    let _ = c.to_toml();
+                    let _ = c.games_per_generation(c.hall_of_fame.opponents);
+                    let _ = c.openings_needed();
+                    proptest::prop_assert!(c.openings.generator().check(Rules::CONNECT6).is_ok());
+                }
+                Err(e) => {
+                    let e = format!("{e:#}");
+                    proptest::prop_assert!(e.contains("c.toml"), "{}", e);
+                    proptest::prop_assert!(e.contains(&key), "key `{}` not named: {}", key, e);
+                }
+            }
+        }
     }
 }

@@ -633,6 +633,7 @@ pub(crate) mod tests {
         config.hall_of_fame.anchors = vec!["defaults".into()];
         config.hall_of_fame.pairs = 3;
         config.fitness.prior = 8.0;
+        config.fitness.prior_center = crate::ga::config::PriorCenter::Parents;
         config.population = 12;
         config.groups = 3;
         (config, suite, referee)

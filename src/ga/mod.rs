@@ -10,4 +10,5 @@ pub mod finale;
 pub mod fitness;
 pub mod operators;
 pub mod population;
+pub mod run_folder;
 pub mod selection;

@@ -17,6 +17,9 @@ pub struct Progress {
     label: String,
     unit: &'static str,
     total: u64,
+    /// Log mode: a line when the count reaches the total (off for work that is usually too
+    /// quick to report, see [`Progress::background`]).
+    final_line: bool,
     state: Mutex<LogState>,
 }
 
@@ -61,8 +64,15 @@ impl Progress {
             label: if hidden { String::new() } else { label.to_string() },
             unit,
             total,
+            final_line: true,
             state: Mutex::new(LogState { done: 0, start: now, last_log: now }),
         }
+    }
+
+    /// Progress of preparatory work that is usually over in a blink (an opening suite): a
+    /// bar on a terminal, cleared when done; otherwise a log line only if it takes long.
+    pub fn background(label: &str, total: u64, unit: &'static str) -> Progress {
+        Progress { final_line: false, ..Progress::new(label, total, unit, ProgressMode::Auto) }
     }
 
     fn hidden(&self) -> bool {
@@ -77,7 +87,7 @@ impl Progress {
         }
         let Ok(mut s) = self.state.lock() else { return };
         s.done += n;
-        if !self.hidden() && (s.last_log.elapsed() >= LOG_EVERY || s.done == self.total) {
+        if !self.hidden() && (s.last_log.elapsed() >= LOG_EVERY || (self.final_line && s.done == self.total)) {
             s.last_log = Instant::now();
             let secs = s.start.elapsed().as_secs_f64().max(1e-9);
             let rate = s.done as f64 / secs;

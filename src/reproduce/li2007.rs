@@ -15,13 +15,15 @@ use anyhow::{bail, Context, Result};
 
 use crate::arena::game::EngineReferee;
 use crate::arena::matches::MatchConfig;
+use crate::arena::openings::Openings;
 use crate::arena::tournament::{pairings, TournamentConfig, TournamentReport};
-use crate::commands::evolve::{opening_suite, run_loop, RunPaths};
+use crate::commands::evolve::{opening_suite, run_loop};
 use crate::commands::matches::play_match;
 use crate::commands::tournament::play_tournament;
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
 use crate::ga::evolve::Evolver;
+use crate::ga::run_folder::{RunFolder, RunPaths};
 use crate::game::connect::Rules;
 use crate::player::{random_weights, Player};
 use crate::report::plots::{plot_series, Series};
@@ -95,7 +97,7 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let engine = config.engine.engine_config(config.eval);
     let limits = config.engine.limits();
     let settings = config.games;
-    let match_suite = suite(rules, options.match_pairs, setup.seed_for(OPENINGS));
+    let match_suite = suite(rules, options.match_pairs, setup.seed_for(OPENINGS))?;
 
     // What will be played, and a rough cost from two timed games of the default weights.
     if !setup.quiet() {
@@ -155,7 +157,7 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
         players.push(Player::new(format!("random:{seed}"), random_weights(schema, seed), engine, limits));
     }
     let referee = EngineReferee { settings };
-    let rr_suite = suite(rules, options.pairs, setup.seed_for(OPENINGS));
+    let rr_suite = suite(rules, options.pairs, setup.seed_for(OPENINGS))?;
     let rr_config = TournamentConfig { pairs: options.pairs, seed: setup.seed_for(TOURNAMENT) };
     let report = play_tournament(&referee, &players, &rr_suite, &rr_config, setup.mode, None)?;
 
@@ -176,7 +178,8 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let last = players[gens.len() - 1].clone();
     let defaults = Player::new("defaults", schema.defaults(), engine, limits);
     let mconfig = MatchConfig { pairs: options.match_pairs, seed: setup.seed_for(MATCH), sprt: None };
-    let m = play_match(&referee, &last, &defaults, &match_suite, &mconfig, setup.mode, false, &mut |_| Ok(()))?;
+    let mut match_openings = Openings::fixed(match_suite);
+    let m = play_match(&referee, &last, &defaults, &mut match_openings, &mconfig, setup.mode, false, &mut |_| Ok(()))?;
     let mut mt = Table::new(
         format!("The last champion against the hand-set weights ({} pairs)", options.match_pairs),
         &["match", "games", "W", "D", "L", "score", "Elo", "95% CI", "LOS", "paper"],
@@ -299,13 +302,13 @@ fn plot(report: &TournamentReport, gens: &[u32], out: &Path) -> Result<Vec<PathB
 /// Evolves the experiment's own run under `setup.out`, continuing it from its checkpoints if
 /// an earlier `reproduce` was interrupted.
 fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
-    let paths = RunPaths::new(&setup.out, &config.name);
-    let has_checkpoints = checkpoint::list(&paths.populations).map(|l| !l.is_empty()).unwrap_or(false);
     let suite = opening_suite(config)?;
     let referee = EngineReferee { settings: config.games };
-    let mut state = if has_checkpoints {
-        let (old, state, path) = checkpoint::load_latest(&paths.populations)?;
-        if old.hash() != config.hash() {
+    let folder = RunFolder::lock(RunPaths::new(&setup.out, &config.name))?;
+    let paths = &folder.paths;
+    let mut state = if checkpoint::exists_in(&paths.populations) {
+        let loaded = checkpoint::load_latest(&paths.populations)?;
+        if loaded.config.hash() != config.hash() {
             bail!(
                 "{} holds a run with another config; remove {} and {} or choose another --out",
                 paths.populations.display(),
@@ -313,12 +316,12 @@ fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
                 paths.results.display()
             );
         }
-        if state.generation < config.generations {
-            setup.say(&format!("continuing {} from {}", config.name, path.display()));
+        if loaded.state.generation < config.generations {
+            setup.say(&format!("continuing {} from {}", config.name, loaded.path.display()));
         } else {
             setup.say(&format!("reusing the finished run in {}", paths.results.display()));
         }
-        state
+        loaded.state
     } else {
         Evolver::new(config, &suite, &referee)?.initial_state()?
     };
@@ -326,7 +329,7 @@ fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
         return Ok(());
     }
     let threads = rayon::current_num_threads();
-    let done = run_loop(config, &mut state, &paths, &suite, &referee, setup.mode, threads, !setup.quiet(), &[])?;
+    let done = run_loop(config, &mut state, &folder, &suite, &referee, setup.mode, threads, !setup.quiet(), &[])?;
     if done.is_none() {
         bail!("stopped during the GA run; run the same command again to continue it from its last checkpoint");
     }
@@ -345,8 +348,8 @@ fn config_of_run(dir: &Path) -> Result<(EvolveConfig, String)> {
     let name = dir.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     let populations = dir.parent().and_then(Path::parent).map(|root| root.join("populations").join(&name));
     if let Some(p) = populations.filter(|p| p.is_dir()) {
-        if let Ok((config, _, _)) = checkpoint::load_latest(&p) {
-            return Ok((config, format!("engine settings from {}", p.display())));
+        if let Ok(loaded) = checkpoint::load_latest(&p) {
+            return Ok((loaded.config, format!("engine settings from {}", p.display())));
         }
     }
     let config = Options::full()?.evolve;

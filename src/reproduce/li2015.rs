@@ -15,6 +15,7 @@ use anyhow::{Context, Result};
 
 use crate::arena::game::{EngineReferee, GameSettings};
 use crate::arena::matches::MatchConfig;
+use crate::arena::openings::Openings;
 use crate::commands::bench::BENCH_POSITIONS;
 use crate::commands::matches::play_match;
 use crate::commands::split_moves;
@@ -127,7 +128,7 @@ pub fn measure(eval: EvalKind, options: &Options) -> Result<Speed> {
 pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let rules = Rules::CONNECT6;
     let settings = GameSettings::default();
-    let openings = suite(rules, options.pairs, setup.seed_for(OPENINGS));
+    let openings = suite(rules, options.pairs, setup.seed_for(OPENINGS))?;
     let (a, b) = (player(EvalKind::Roads, options.match_limits), player(EvalKind::RoadsGlobal, options.match_limits));
     if !setup.quiet() {
         setup.say(&format!(
@@ -154,7 +155,10 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let global = measure(EvalKind::RoadsGlobal, options)?;
     let config = MatchConfig { pairs: options.pairs, seed: setup.seed_for(MATCH), sprt: None };
     let referee = EngineReferee { settings };
-    let m = play_match(&referee, &a, &b, &openings, &config, setup.mode, false, &mut |_| Ok(()))?;
+    let m =
+        play_match(&referee, &a, &b, &mut Openings::fixed(openings.clone()), &config, setup.mode, false, &mut |_| {
+            Ok(())
+        })?;
 
     let mut t = Table::new(
         "Local (incremental) vs global road scanning, default weights, PVS",

@@ -170,9 +170,9 @@ pub fn wilson95(k: u64, n: u64) -> (f64, f64) {
 
 /// A generated opening suite with at least `pairs` openings (64 when fewer), so that long
 /// matches do not replay openings.
-pub fn suite(rules: Rules, pairs: usize, seed: u64) -> OpeningSuite {
+pub fn suite(rules: Rules, pairs: usize, seed: u64) -> anyhow::Result<OpeningSuite> {
     let config = OpeningConfig { count: pairs.max(64), ..OpeningConfig::default() };
-    OpeningSuite::generate(rules, &config, seed)
+    Ok(OpeningSuite::generate(rules, &config, seed)?)
 }
 
 /// Milliseconds per game of `a` against `b` from the suite's first `games` openings (at least

@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 
 use crate::arena::game::{EngineReferee, GameSettings};
 use crate::arena::matches::{MatchConfig, MatchReport};
+use crate::arena::openings::Openings;
 use crate::commands::matches::play_match;
 use crate::game::connect::eval::EvalKind;
 use crate::game::connect::Rules;
@@ -102,7 +103,7 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let rules = Rules::CONNECT6;
     let settings = GameSettings::default();
     let referee = EngineReferee { settings };
-    let openings = suite(rules, options.pairs, setup.seed_for(OPENINGS));
+    let openings = suite(rules, options.pairs, setup.seed_for(OPENINGS))?;
     let games = 2 * options.pairs * PAPER.len();
     if !setup.quiet() {
         setup.say(&format!(
@@ -131,7 +132,16 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
         let (a, b) = players(row, options.limits);
         setup.say(&format!("{}:", row.name));
         let config = MatchConfig { pairs: options.pairs, seed: setup.seed_for(MATCH + k as u64), sprt: None };
-        let report = play_match(&referee, &a, &b, &openings, &config, setup.mode, false, &mut |_| Ok(()))?;
+        let report = play_match(
+            &referee,
+            &a,
+            &b,
+            &mut Openings::fixed(openings.clone()),
+            &config,
+            setup.mode,
+            false,
+            &mut |_| Ok(()),
+        )?;
         reports.push(report);
     }
     let mut out = Reproduction::new(format!(

@@ -61,6 +61,17 @@ impl SearchKind {
     }
 }
 
+/// The ranges of the search settings, shared by the command line and GA configs so that both
+/// refuse the same values: past these a game takes hours per move or memory runs out.
+pub const MAX_DEPTH: u32 = 60;
+pub const MAX_NODES: u64 = 1_000_000_000;
+/// One hour per move.
+pub const MAX_TIME_MS: u64 = 3_600_000;
+/// Per engine; a game has two and every thread plays a game.
+pub const MAX_TT_MIB: usize = 4096;
+/// Moves kept per node by the move generator (`--width`, `[engine] width`).
+pub const MAX_WIDTH: usize = 400;
+
 /// When a search stops. Any combination; the first limit reached stops it. A search limited
 /// only by depth or nodes is deterministic.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

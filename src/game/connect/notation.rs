@@ -19,6 +19,41 @@ pub enum NotationError {
     BadCompetition { text: String, last: char },
     #[error("`{text}`: a move has {max} stone(s) at most")]
     TooManyStones { text: String, max: usize },
+    /// The text is a move in the other notation: say so, and how to write it.
+    #[error("`{text}` is {found} notation; {} notation ({}) writes it `{suggestion}`", .found.other(), .found.other().how())]
+    OtherNotation { text: String, found: Notation, suggestion: String },
+}
+
+/// The two notations, for messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notation {
+    Record,
+    Competition,
+}
+
+impl Notation {
+    fn other(self) -> Notation {
+        match self {
+            Notation::Record => Notation::Competition,
+            Notation::Competition => Notation::Record,
+        }
+    }
+
+    fn how(self) -> &'static str {
+        match self {
+            Notation::Record => "a column letter and a row number from 1 per stone, e.g. j10k11",
+            Notation::Competition => "two capital letters per stone, e.g. JJKK",
+        }
+    }
+}
+
+impl std::fmt::Display for Notation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Notation::Record => "record",
+            Notation::Competition => "competition",
+        })
+    }
 }
 
 /// Writes one cell in record notation, e.g. `j10`.
@@ -33,8 +68,20 @@ pub fn move_to_record(rules: Rules, stones: &[Cell]) -> String {
     stones.iter().map(|&c| cell_to_record(rules, c)).collect()
 }
 
-/// Reads a move in record notation (upper or lower case) into its stones.
+/// Reads a move in record notation (upper or lower case) into its stones. A move written in
+/// competition notation is refused with its record spelling.
 pub fn parse_record_move(rules: Rules, text: &str) -> Result<Vec<Cell>, NotationError> {
+    read_record(rules, text).map_err(|e| match read_competition(rules, text, false) {
+        Ok(stones) => NotationError::OtherNotation {
+            text: text.trim().into(),
+            found: Notation::Competition,
+            suggestion: move_to_record(rules, &stones),
+        },
+        Err(_) => e,
+    })
+}
+
+fn read_record(rules: Rules, text: &str) -> Result<Vec<Cell>, NotationError> {
     let (w, h) = (rules.width as usize, rules.height as usize);
     let last = (b'a' + rules.width - 1) as char;
     let bytes = text.trim().as_bytes();
@@ -85,8 +132,20 @@ pub fn move_to_competition(rules: Rules, stones: &[Cell], flip_rows: bool, pad: 
     s
 }
 
-/// Reads a move in competition notation (`JJ`, `JJ@@`, `JIKL`).
+/// Reads a move in competition notation (`JJ`, `JJ@@`, `JIKL`). A move written in record
+/// notation is refused with its competition spelling.
 pub fn parse_competition_move(rules: Rules, text: &str, flip_rows: bool) -> Result<Vec<Cell>, NotationError> {
+    read_competition(rules, text, flip_rows).map_err(|e| match read_record(rules, text) {
+        Ok(stones) => NotationError::OtherNotation {
+            text: text.trim().into(),
+            found: Notation::Record,
+            suggestion: move_to_competition(rules, &stones, flip_rows, false),
+        },
+        Err(_) => e,
+    })
+}
+
+fn read_competition(rules: Rules, text: &str, flip_rows: bool) -> Result<Vec<Cell>, NotationError> {
     let (w, h) = (rules.width as usize, rules.height as usize);
     let bad = || NotationError::BadCompetition {
         text: text.into(),
@@ -128,8 +187,10 @@ pub fn parse_competition_move(rules: Rules, text: &str, flip_rows: bool) -> Resu
 /// Why a sequence of record moves is not a legal game prefix.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameTextError {
-    #[error("move {index} `{text}`: {source}")]
-    Notation { index: usize, text: String, source: NotationError },
+    /// The notation error names the text itself (and is not a `source`, which would print
+    /// it a second time in an error chain).
+    #[error("move {index}: {error}")]
+    Notation { index: usize, text: String, error: NotationError },
     #[error("move {index} `{text}`: {reason}")]
     Illegal { index: usize, text: String, reason: String },
 }
@@ -141,10 +202,10 @@ pub fn board_from_record_moves<S: AsRef<str>>(rules: Rules, moves: &[S]) -> Resu
     let mut board = Board::new(rules);
     for (i, m) in moves.iter().enumerate() {
         let text = m.as_ref();
-        let stones = parse_record_move(rules, text).map_err(|source| GameTextError::Notation {
+        let stones = parse_record_move(rules, text).map_err(|error| GameTextError::Notation {
             index: i + 1,
             text: text.into(),
-            source,
+            error,
         })?;
         play_move(&mut board, &stones).map_err(|reason| GameTextError::Illegal {
             index: i + 1,
@@ -238,6 +299,20 @@ mod tests {
         for bad in ["", "J", "JT", "J1", "@@", "ZZAA", "AABBCC"] {
             assert!(parse_competition_move(C6, bad, false).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_other_notation_is_named_with_its_spelling() {
+        let e = parse_record_move(C6, "JJKK").unwrap_err().to_string();
+        assert!(e.contains("competition notation") && e.contains("`j10k11`"), "{e}");
+        let e = parse_competition_move(C6, "j10k11", false).unwrap_err().to_string();
+        assert!(e.contains("record notation") && e.contains("`JJKK`"), "{e}");
+        let e = parse_competition_move(C6, "j10", true).unwrap_err().to_string();
+        assert!(e.contains("`JJ`"), "{e}");
+        // In a game text the move's text appears once, with its number.
+        let e = board_from_record_moves(C6, &["j10", "k11k9x"]).unwrap_err().to_string();
+        assert_eq!(e.matches("k11k9x").count(), 1, "{e}");
+        assert!(e.starts_with("move 2: "), "{e}");
     }
 
     #[test]
