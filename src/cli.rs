@@ -43,7 +43,8 @@ pub enum Command {
     Reproduce(ReproduceArgs),
     /// Convert a weight table for other engines: TOML, JSON or a C header.
     Export(ExportArgs),
-    /// Draw the fitness plot of a run from its history.csv.
+    /// Redraw the plots of a run: fitness.png from its history.csv, genes.png from its
+    /// champions/gen-NNNN.toml.
     Plot(PlotArgs),
     /// Write a generated opening suite to a file (to inspect it, edit it, or share it).
     Openings(OpeningsArgs),
