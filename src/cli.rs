@@ -63,7 +63,8 @@ pub enum Command {
     /// Tune by SPSA (the method of fishtest and OpenBench) on the same weights, engine and
     /// games as `evolve`, to compare the two at equal game budgets.
     Spsa(SpsaArgs),
-    /// Draw the fitness plot of a run from its history.csv.
+    /// Redraw the plots of a run: fitness.png from its history.csv, genes.png from its
+    /// champions/gen-NNNN.toml.
     Plot(PlotArgs),
     /// Write a generated opening suite to a file (to inspect it, edit it, or share it).
     Openings(OpeningsArgs),

@@ -518,17 +518,29 @@ fn finish(
     }
 
     let mut plots_written = Vec::new();
-    if config.output.plot && !state.history.is_empty() {
-        match plots::plot_history(&state.history, &paths.results, &format!("evotune run {}", config.name)) {
-            Ok(files) => {
-                for f in files {
-                    if !quiet {
-                        eprintln!("plot {}", f.display());
+    if config.output.plot {
+        let mut drawn = Vec::new();
+        if !state.history.is_empty() {
+            drawn.push(plots::plot_history(&state.history, &paths.results, &format!("evotune run {}", config.name)));
+        }
+        if !state.hall_of_fame.is_empty() {
+            let points: Vec<(u32, Vec<i32>)> =
+                state.hall_of_fame.iter().map(|e| (e.generation, e.genes.clone())).collect();
+            let title = format!("evotune run {}: the weights of each generation's best", config.name);
+            drawn.push(plots::plot_genes(schema, &points, &paths.results, &title));
+        }
+        for result in drawn {
+            match result {
+                Ok(files) => {
+                    for f in files {
+                        if !quiet {
+                            eprintln!("plot {}", f.display());
+                        }
+                        plots_written.push(f);
                     }
-                    plots_written.push(f);
                 }
+                Err(e) => eprintln!("warning: no plot: {e:#}"),
             }
-            Err(e) => eprintln!("warning: no plot: {e:#}"),
         }
     }
     let e = &config.engine;

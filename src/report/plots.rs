@@ -14,12 +14,15 @@ use std::sync::OnceLock;
 
 use anyhow::{anyhow, bail, ensure, Context, Result};
 use plotters::backend::{BitMapBackend, SVGBackend};
+use plotters::coord::types::{RangedCoordf64, RangedCoordu32};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::history::HistoryRow;
+use crate::arena::stats::{Wdl, Z95};
 use crate::fsutil::write_atomic;
+use crate::weights::Schema;
 
 /// One named curve of [`plot_series`]: `(x, y, optional ± error)` points, drawn in order.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,7 +38,7 @@ impl Series {
     }
 }
 
-/// Size of every figure in pixels (the SVG uses the same user units).
+/// Size of a figure in pixels unless it says otherwise (the SVG uses the same user units).
 const SIZE: (u32, u32) = (1000, 700);
 /// The family plotters asks for by default; registering our font under it means every label,
 /// including the ones plotters draws on its own (tick labels), uses the embedded font.
@@ -59,9 +62,17 @@ const SKY: RGBColor = RGBColor(86, 180, 233);
 const GREY: RGBColor = RGBColor(90, 90, 90);
 const PALETTE: [RGBColor; 7] = [BLUE, VERMILLION, GREEN, PURPLE, ORANGE, SKY, GREY];
 
-/// Writes `fitness.png` and `fitness.svg` into `out_dir`: fmax / favg / fmin against generation
-/// on top; below, mean Pc and gene diversity (both shares in [0, 1], left axis) and mean Pm on a
-/// right axis of its own, since Pm is often a hundred times smaller than Pc.
+/// Writes `fitness.png` and `fitness.svg` into `out_dir`, panels sharing the generation axis:
+/// - fmax / favg / fmin;
+/// - when the rows record games against anchors, the generation's best individual's score
+///   against each, in percent with its 95% interval (Wilson), and the even score dashed;
+/// - mean Pc (left axis) and mean Pm (right axis, dashed), since Pm is often a hundred times
+///   smaller than Pc;
+/// - gene diversity on an axis of its own, with a tick at each generation that took in
+///   immigrants.
+///
+/// A panel with nothing to show (no anchors, no diversity) is left out and the figure is
+/// shorter by its height.
 pub fn plot_history(rows: &[HistoryRow], out_dir: &Path, title: &str) -> Result<Vec<PathBuf>> {
     let png = out_dir.join("fitness.png");
     ensure!(!rows.is_empty(), "{}: cannot plot a history with no rows", png.display());
@@ -69,7 +80,7 @@ pub fn plot_history(rows: &[HistoryRow], out_dir: &Path, title: &str) -> Result<
     // A resumed run appends rows; sorting keeps the lines from doubling back if it ever
     // wrote them out of order.
     sorted.sort_by_key(|r| r.generation);
-    write_figure(out_dir, "fitness", &HistoryFigure { rows: sorted, title })
+    write_figure(out_dir, "fitness", &HistoryFigure::new(sorted, title))
 }
 
 /// Writes `<stem>.png` and `<stem>.svg` into `out_dir`: each series as a line through its points,
@@ -109,6 +120,11 @@ pub fn plot_series(
 /// A figure that can be drawn on any plotters backend, so that the PNG and the SVG come from
 /// one piece of drawing code.
 trait Figure {
+    /// Width and height in pixels (the SVG uses the same user units).
+    fn size(&self) -> (u32, u32) {
+        SIZE
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static;
@@ -128,10 +144,10 @@ fn write_figure(out_dir: &Path, stem: &str, fig: &impl Figure) -> Result<Vec<Pat
 
 fn render_png(fig: &impl Figure) -> Result<Vec<u8>> {
     register_font()?;
-    let (w, h) = SIZE;
+    let (w, h) = fig.size();
     let mut rgb = vec![0u8; w as usize * h as usize * 3];
     {
-        let root = BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area();
+        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
         fig.draw(&root)?;
         root.present()?;
     }
@@ -151,7 +167,7 @@ fn render_svg(fig: &impl Figure) -> Result<String> {
     register_font()?;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, fig.size()).into_drawing_area();
         fig.draw(&root)?;
         root.present()?;
     }
@@ -223,6 +239,20 @@ enum Marker {
     None,
     Circle,
     Triangle,
+    /// A short vertical stroke (events on the generation axis).
+    Tick,
+    /// A vertical error bar with caps.
+    Bar,
+}
+
+/// How a curve is drawn between its points, in the plot and in its legend sample.
+#[derive(Clone, Copy, PartialEq)]
+enum Stroke {
+    Solid,
+    Dashed,
+    /// A pale filled band (an interval around a dense curve).
+    Band,
+    Nothing,
 }
 
 /// One entry of a legend: a short sample of the curve (line, dashes, marker) and its name,
@@ -230,7 +260,7 @@ enum Marker {
 struct LegendEntry {
     lines: Vec<String>,
     color: RGBColor,
-    dashed: bool,
+    stroke: Stroke,
     marker: Marker,
 }
 
@@ -319,12 +349,17 @@ where
     let mut y = top;
     for e in entries {
         let stroke = e.color.stroke_width(3);
-        if e.dashed {
-            for x in [6, 20, 34] {
-                area.draw(&PathElement::new(vec![(x, y), (x + 8, y)], stroke)).map_err(plot_err)?;
+        match e.stroke {
+            Stroke::Solid => area.draw(&PathElement::new(vec![(6, y), (42, y)], stroke)).map_err(plot_err)?,
+            Stroke::Dashed => {
+                for x in [6, 20, 34] {
+                    area.draw(&PathElement::new(vec![(x, y), (x + 8, y)], stroke)).map_err(plot_err)?;
+                }
             }
-        } else {
-            area.draw(&PathElement::new(vec![(6, y), (42, y)], stroke)).map_err(plot_err)?;
+            Stroke::Band => {
+                area.draw(&Rectangle::new([(6, y - 8), (42, y + 8)], band_style(e.color))).map_err(plot_err)?
+            }
+            Stroke::Nothing => {}
         }
         draw_marker(area, e.marker, (24, y), e.color)?;
         for (i, line) in e.lines.iter().enumerate() {
@@ -348,7 +383,28 @@ where
         Marker::None => Ok(()),
         Marker::Circle => area.draw(&Circle::new(at, 4, color.filled())).map_err(plot_err),
         Marker::Triangle => area.draw(&TriangleMarker::new(at, 6, color.filled())).map_err(plot_err),
+        Marker::Tick => {
+            let (x, y) = at;
+            area.draw(&PathElement::new(vec![(x, y - 8), (x, y + 8)], color.stroke_width(2))).map_err(plot_err)
+        }
+        Marker::Bar => {
+            let (x, y) = at;
+            let style = color.stroke_width(2);
+            for path in [
+                vec![(x, y - 9), (x, y + 9)],
+                vec![(x - 6, y - 9), (x + 6, y - 9)],
+                vec![(x - 6, y + 9), (x + 6, y + 9)],
+            ] {
+                area.draw(&PathElement::new(path, style)).map_err(plot_err)?;
+            }
+            Ok(())
+        }
     }
+}
+
+/// The fill of an interval band: the curve's colour, pale enough for the curve to show on it.
+fn band_style(color: RGBColor) -> ShapeStyle {
+    color.mix(0.2).filled()
 }
 
 /// The finite `(generation, value)` points of one history column.
@@ -360,150 +416,620 @@ fn mesh_grid_styles() -> (ShapeStyle, ShapeStyle) {
     (BLACK.mix(0.15).into(), BLACK.mix(0.05).into())
 }
 
+/// A panel of the history figure, top to bottom in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Panel {
+    /// fmax, favg, fmin.
+    Fitness,
+    /// The generation's best against each anchor: score with its 95% interval.
+    Anchors,
+    /// Mean Pc (left axis) and mean Pm (right axis).
+    Rates,
+    /// Gene diversity, with a tick at each generation that took in immigrants.
+    Diversity,
+}
+
+impl Panel {
+    /// Height in pixels; the figure is as tall as the panels it shows.
+    fn height(self) -> u32 {
+        match self {
+            Panel::Fitness => 320,
+            Panel::Anchors => 250,
+            Panel::Rates => 170,
+            Panel::Diversity => 170,
+        }
+    }
+}
+
+const HISTORY_W: u32 = 1000;
+/// The title above the panels.
+const TITLE_H: u32 = 50;
+/// Extra height of the last panel, which carries the "generation" axis name.
+const X_DESC_H: u32 = 26;
+/// Width of a y-axis label area; every panel keeps one on the right too (the rates panel's Pm
+/// axis, blank elsewhere), so that the generations of all panels line up.
+const AXIS_W: u32 = 80;
+
+/// One point of a score curve, in percent: the score and its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ScorePoint {
+    generation: u32,
+    score: f64,
+    lo: f64,
+    hi: f64,
+}
+
+/// The generation's best against one anchor, over the generations that recorded games with it.
+#[derive(Clone, Debug, PartialEq)]
+struct AnchorSeries {
+    name: String,
+    points: Vec<ScorePoint>,
+}
+
+/// The score of `w` and its 95% Wilson score interval, or None without games. Draws count as
+/// half a win, which can only widen the interval (the trinomial variance is at most the
+/// binomial one of the same score). Unlike the normal interval, Wilson's stays informative at a
+/// perfect or a zero score (there the Elo is infinite): 10 wins of 10 give [72%, 100%].
+fn score_interval95(w: &Wdl) -> Option<(f64, f64, f64)> {
+    let n = w.games() as f64;
+    if n == 0.0 {
+        return None;
+    }
+    let p = w.score();
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    // Exact ends where the formula gives them only up to rounding.
+    let lo = if p <= 0.0 { 0.0 } else { (centre - half).max(0.0) };
+    let hi = if p >= 1.0 { 1.0 } else { (centre + half).min(1.0) };
+    Some((p, lo, hi))
+}
+
+/// Every anchor's score curve, anchors in order of first appearance.
+fn anchor_series(rows: &[&HistoryRow]) -> Vec<AnchorSeries> {
+    let mut out: Vec<AnchorSeries> = Vec::new();
+    for r in rows {
+        for a in &r.anchors {
+            let Some((score, lo, hi)) = score_interval95(&a.wdl()) else { continue };
+            let point = ScorePoint { generation: r.generation, score: 100.0 * score, lo: 100.0 * lo, hi: 100.0 * hi };
+            match out.iter_mut().find(|s| s.name == a.name) {
+                Some(s) => s.points.push(point),
+                None => out.push(AnchorSeries { name: a.name.clone(), points: vec![point] }),
+            }
+        }
+    }
+    out
+}
+
+/// The generation axis: first to last, or one more either side when `pad` (so that markers and
+/// error bars at the ends are not cut by the frame) or when there is a single generation
+/// (plotters needs a non-empty axis).
+fn generation_range(first: u32, last: u32, pad: bool) -> std::ops::Range<u32> {
+    if pad || first == last {
+        first.saturating_sub(1)..last + 1
+    } else {
+        first..last
+    }
+}
+
 struct HistoryFigure<'a> {
     rows: Vec<&'a HistoryRow>,
     title: &'a str,
+    anchors: Vec<AnchorSeries>,
+    panels: Vec<Panel>,
 }
+
+impl<'a> HistoryFigure<'a> {
+    fn new(rows: Vec<&'a HistoryRow>, title: &'a str) -> Self {
+        let anchors = anchor_series(&rows);
+        let any = |get: fn(&HistoryRow) -> f64| rows.iter().any(|r| get(r).is_finite());
+        let mut panels = vec![Panel::Fitness];
+        if !anchors.is_empty() {
+            panels.push(Panel::Anchors);
+        }
+        if any(|r| r.pc_mean) || any(|r| r.pm_mean) {
+            panels.push(Panel::Rates);
+        }
+        if any(|r| r.diversity) || rows.iter().any(|r| r.immigrants > 0) {
+            panels.push(Panel::Diversity);
+        }
+        HistoryFigure { rows, title, anchors, panels }
+    }
+
+    fn markers(&self) -> bool {
+        self.rows.len() <= MARKERS_UP_TO
+    }
+
+    fn x_range(&self) -> std::ops::Range<u32> {
+        generation_range(self.rows[0].generation, self.rows[self.rows.len() - 1].generation, self.markers())
+    }
+
+    /// Whether some row has a finite value in this column.
+    fn present(&self, get: fn(&HistoryRow) -> f64) -> bool {
+        self.rows.iter().any(|r| get(r).is_finite())
+    }
+
+    /// The legend entries of one panel, beside its top.
+    fn legend<DB: DrawingBackend>(&self, panel: Panel, area: &DrawingArea<DB, Shift>) -> Result<Vec<LegendEntry>>
+    where
+        DB::ErrorType: 'static,
+    {
+        let markers = self.markers();
+        let entry = |name: &str, color, stroke, marker| LegendEntry {
+            lines: vec![name.to_string()],
+            color,
+            stroke,
+            marker: if markers || matches!(marker, Marker::Tick | Marker::Bar) { marker } else { Marker::None },
+        };
+        // A curve with no finite value at all (say diversity never computed) is left out of
+        // the legend too, rather than listed with nothing to show.
+        let mut out = Vec::new();
+        match panel {
+            Panel::Fitness => {
+                for (name, color, get) in FITNESS_CURVES {
+                    if self.present(get) {
+                        out.push(entry(name, color, Stroke::Solid, Marker::Circle));
+                    }
+                }
+            }
+            Panel::Anchors => {
+                for (i, s) in self.anchors.iter().enumerate() {
+                    let sparse = s.points.len() <= MARKERS_UP_TO;
+                    out.push(LegendEntry {
+                        lines: wrap_name(area, &format!("vs {}", s.name), LEGEND_TEXT_MAX)?,
+                        color: anchor_color(i),
+                        stroke: Stroke::Solid,
+                        marker: if sparse { Marker::Circle } else { Marker::None },
+                    });
+                }
+                let dense = self.anchors.iter().any(|s| s.points.len() > MARKERS_UP_TO);
+                let (stroke, marker) =
+                    if dense { (Stroke::Band, Marker::None) } else { (Stroke::Nothing, Marker::Bar) };
+                let color = if self.anchors.len() == 1 { anchor_color(0) } else { GREY };
+                out.push(entry("95% interval", color, stroke, marker));
+                out.push(entry("even (50%)", GREY, Stroke::Dashed, Marker::None));
+            }
+            Panel::Rates => {
+                if self.present(PC.2) {
+                    out.push(entry(PC.0, PC.1, Stroke::Solid, Marker::Circle));
+                }
+                if self.present(PM.2) {
+                    out.push(entry(PM.0, PM.1, Stroke::Dashed, Marker::Triangle));
+                }
+            }
+            Panel::Diversity => {
+                if self.present(DIVERSITY.2) {
+                    out.push(entry(DIVERSITY.0, DIVERSITY.1, Stroke::Solid, Marker::Circle));
+                }
+                if self.rows.iter().any(|r| r.immigrants > 0) {
+                    out.push(entry("immigrants came in", IMMIGRANTS, Stroke::Nothing, Marker::Tick));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A panel's chart on one y axis, with its mesh drawn; `last` adds the generation axis
+    /// name below it.
+    fn chart<'b, DB: DrawingBackend>(
+        &self,
+        area: &'b DrawingArea<DB, Shift>,
+        y: (f64, f64),
+        y_desc: &str,
+        last: bool,
+    ) -> Result<GenerationChart<'b, DB>>
+    where
+        DB::ErrorType: 'static,
+    {
+        let mut chart = ChartBuilder::on(area)
+            .margin_top(10)
+            .margin_left(10)
+            .margin_right(4 + AXIS_W)
+            .x_label_area_size(if last { 30 + X_DESC_H } else { 30 })
+            .y_label_area_size(AXIS_W)
+            .build_cartesian_2d(self.x_range(), y.0..y.1)
+            .map_err(plot_err)?;
+        let (bold, light) = mesh_grid_styles();
+        let mut mesh = chart.configure_mesh();
+        mesh.bold_line_style(bold)
+            .light_line_style(light)
+            .y_desc(y_desc)
+            .axis_desc_style((FONT, DESC_PX))
+            .label_style((FONT, TICK_PX))
+            .x_label_formatter(&generation_label)
+            .y_label_formatter(&|v| tick_label(*v))
+            .y_labels(if area.dim_in_pixel().1 < 200 { 5 } else { 10 });
+        if last {
+            mesh.x_desc("generation");
+        }
+        mesh.draw().map_err(plot_err)?;
+        Ok(chart)
+    }
+
+    /// A line through a column's finite values, with markers when the history is short.
+    fn draw_curve<DB: DrawingBackend>(
+        &self,
+        chart: &mut GenerationChart<'_, DB>,
+        get: fn(&HistoryRow) -> f64,
+        color: RGBColor,
+    ) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let pts = column(&self.rows, get);
+        chart.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2))).map_err(plot_err)?;
+        if self.markers() {
+            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled()))).map_err(plot_err)?;
+        }
+        Ok(())
+    }
+
+    fn draw_fitness<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, last: bool) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let values = self.rows.iter().flat_map(|r| [r.fmax, r.favg, r.fmin]);
+        let y = padded_range(values, 0.06).unwrap_or((-1.0, 1.0));
+        let mut chart = self.chart(area, y, "fitness", last)?;
+        for (_, color, get) in FITNESS_CURVES {
+            self.draw_curve(&mut chart, get, color)?;
+        }
+        Ok(())
+    }
+
+    /// Scores in percent against each anchor: a line with error bars (or, when dense, a pale
+    /// band) of the 95% interval, and the even score dashed. With several anchors their bars
+    /// are spread a few pixels apart so that they do not hide one another.
+    fn draw_anchors<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, last: bool) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let values = self.anchors.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.lo, p.hi])).chain([50.0]);
+        let (y0, y1) = padded_range(values, 0.08).unwrap_or((0.0, 100.0));
+        let y = (y0.max(-2.0), y1.min(102.0));
+        let y_desc = match &self.anchors[..] {
+            [only] => format!("score vs {} (%)", only.name),
+            _ => "score vs anchors (%)".to_string(),
+        };
+        let mut chart = self.chart(area, y, &y_desc, last)?;
+        // Dense curves get their intervals as pale bands, under everything else.
+        for (i, s) in self.anchors.iter().enumerate().filter(|(_, s)| s.points.len() > MARKERS_UP_TO) {
+            let band: Vec<(u32, f64)> = s
+                .points
+                .iter()
+                .map(|p| (p.generation, p.hi))
+                .chain(s.points.iter().rev().map(|p| (p.generation, p.lo)))
+                .collect();
+            chart.draw_series([Polygon::new(band, band_style(anchor_color(i)))]).map_err(plot_err)?;
+        }
+        let x = self.x_range();
+        chart
+            .draw_series(DashedLineSeries::new([(x.start, 50.0), (x.end, 50.0)], 8, 6, GREY.stroke_width(2)))
+            .map_err(plot_err)?;
+        let k = self.anchors.len() as i32;
+        for (i, s) in self.anchors.iter().enumerate() {
+            let color = anchor_color(i);
+            let line = color.stroke_width(2);
+            chart
+                .draw_series(LineSeries::new(s.points.iter().map(|p| (p.generation, p.score)), line))
+                .map_err(plot_err)?;
+            if s.points.len() > MARKERS_UP_TO {
+                continue;
+            }
+            let dx = (2 * i as i32 - (k - 1)) * 3;
+            for p in &s.points {
+                // Bars in pixels relative to the point, so that they can be shifted sideways.
+                let (_, py) = chart.backend_coord(&(p.generation, p.score));
+                let (_, lo) = chart.backend_coord(&(p.generation, p.lo));
+                let (_, hi) = chart.backend_coord(&(p.generation, p.hi));
+                let (lo, hi) = (lo - py, hi - py);
+                let bar = EmptyElement::at((p.generation, p.score))
+                    + PathElement::new(vec![(dx, lo), (dx, hi)], line)
+                    + PathElement::new(vec![(dx - 5, lo), (dx + 5, lo)], line);
+                let top = EmptyElement::at((p.generation, p.score))
+                    + PathElement::new(vec![(dx - 5, hi), (dx + 5, hi)], line)
+                    + Circle::new((dx, 0), 4, color.filled());
+                chart.draw_series([bar]).map_err(plot_err)?;
+                chart.draw_series([top]).map_err(plot_err)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Pc on the left axis and Pm, often a hundred times smaller, dashed on the right one, each
+    /// axis in its curve's colour so that a reader can tell which belongs where.
+    fn draw_rates<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, last: bool) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let (_, l1) = zero_based_range(self.rows.iter().map(|r| r.pc_mean));
+        // Different headroom on the two axes keeps a constant Pc and a constant Pm (as in a
+        // one-generation history) from landing on the same pixel row.
+        let (_, r1) = zero_based_range(self.rows.iter().map(|r| r.pm_mean));
+        let r1 = r1 * 1.15;
+        let x = self.x_range();
+        let mut chart = ChartBuilder::on(area)
+            .margin_top(10)
+            .margin_left(10)
+            .margin_right(4)
+            .x_label_area_size(if last { 30 + X_DESC_H } else { 30 })
+            .y_label_area_size(AXIS_W)
+            .right_y_label_area_size(AXIS_W)
+            .build_cartesian_2d(x.clone(), 0.0..l1)
+            .map_err(plot_err)?
+            .set_secondary_coord(x, 0.0..r1);
+        let (bold, light) = mesh_grid_styles();
+        let mut mesh = chart.configure_mesh();
+        mesh.bold_line_style(bold)
+            .light_line_style(light)
+            .y_desc("Pc")
+            .axis_desc_style((FONT, DESC_PX).into_font().color(&PC.1))
+            .label_style((FONT, TICK_PX))
+            .x_label_formatter(&generation_label)
+            .y_label_formatter(&|v| tick_label(*v))
+            .y_labels(5);
+        if last {
+            mesh.x_desc("generation");
+        }
+        mesh.draw().map_err(plot_err)?;
+        chart
+            .configure_secondary_axes()
+            .y_desc("Pm")
+            .axis_desc_style((FONT, DESC_PX).into_font().color(&PM.1))
+            .label_style((FONT, TICK_PX).into_font().color(&PM.1))
+            .y_label_formatter(&|v| tick_label(*v))
+            .y_labels(5)
+            .draw()
+            .map_err(plot_err)?;
+        let pc = column(&self.rows, PC.2);
+        chart.draw_series(LineSeries::new(pc.iter().copied(), PC.1.stroke_width(2))).map_err(plot_err)?;
+        let pm = column(&self.rows, PM.2);
+        chart
+            .draw_secondary_series(DashedLineSeries::new(pm.iter().copied(), 8, 6, PM.1.stroke_width(2)))
+            .map_err(plot_err)?;
+        if self.markers() {
+            chart.draw_series(pc.iter().map(|&p| Circle::new(p, 4, PC.1.filled()))).map_err(plot_err)?;
+            chart
+                .draw_secondary_series(pm.iter().map(|&p| TriangleMarker::new(p, 6, PM.1.filled())))
+                .map_err(plot_err)?;
+        }
+        Ok(())
+    }
+
+    /// Diversity on an axis of its own, and a tick on the generation axis where immigrants
+    /// replaced children (diversity had fallen below `[diversity] min`).
+    fn draw_diversity<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, last: bool) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let y = zero_based_range(self.rows.iter().map(|r| r.diversity));
+        let mut chart = self.chart(area, y, "gene diversity", last)?;
+        self.draw_curve(&mut chart, DIVERSITY.2, DIVERSITY.1)?;
+        let ticks = self.rows.iter().filter(|r| r.immigrants > 0).map(|r| {
+            EmptyElement::at((r.generation, y.0)) + PathElement::new(vec![(0, 0), (0, -14)], IMMIGRANTS.stroke_width(2))
+        });
+        chart.draw_series(ticks).map_err(plot_err)?;
+        Ok(())
+    }
+}
+
+/// A chart with generations across and one value axis.
+type GenerationChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordu32, RangedCoordf64>>;
 
 /// A history curve: legend name, colour, and the column it plots.
 type Curve = (&'static str, RGBColor, fn(&HistoryRow) -> f64);
 
+const FITNESS_CURVES: [Curve; 3] =
+    [("fmax (best)", GREEN, |r| r.fmax), ("favg (mean)", BLUE, |r| r.favg), ("fmin (worst)", VERMILLION, |r| r.fmin)];
+const PC: Curve = ("mean Pc", BLUE, |r| r.pc_mean);
+const PM: Curve = ("mean Pm (right axis)", VERMILLION, |r| r.pm_mean);
+const DIVERSITY: Curve = ("gene diversity", PURPLE, |r| r.diversity);
+const IMMIGRANTS: RGBColor = ORANGE;
+
+fn anchor_color(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
+
 impl Figure for HistoryFigure<'_> {
+    fn size(&self) -> (u32, u32) {
+        (HISTORY_W, TITLE_H + self.panels.iter().map(|p| p.height()).sum::<u32>() + X_DESC_H)
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static,
     {
-        let rows = &self.rows;
         root.fill(&WHITE).map_err(plot_err)?;
         let body = root.titled(self.title, (FONT, TITLE_PX)).map_err(plot_err)?;
-
-        let fitness: [Curve; 3] = [
-            ("fmax (best)", GREEN, |r| r.fmax),
-            ("favg (mean)", BLUE, |r| r.favg),
-            ("fmin (worst)", VERMILLION, |r| r.fmin),
-        ];
-        let left: [Curve; 2] = [("mean Pc", BLUE, |r| r.pc_mean), ("gene diversity", PURPLE, |r| r.diversity)];
-        let right: Curve = ("mean Pm (right axis)", VERMILLION, |r| r.pm_mean);
-        let markers = rows.len() <= MARKERS_UP_TO;
-        let entry = |name: &str, color, dashed, marker| LegendEntry {
-            lines: vec![name.to_string()],
-            color,
-            dashed,
-            marker: if markers { marker } else { Marker::None },
-        };
-        // A curve with no finite value at all (say diversity never computed) is left out of
-        // the legend too, rather than listed with nothing to show.
-        let present = |c: &&Curve| rows.iter().any(|r| c.2(r).is_finite());
-        let top_legend: Vec<LegendEntry> =
-            fitness.iter().filter(present).map(|c| entry(c.0, c.1, false, Marker::Circle)).collect();
-        let mut bottom_legend: Vec<LegendEntry> =
-            left.iter().filter(present).map(|c| entry(c.0, c.1, false, Marker::Circle)).collect();
-        if present(&&right) {
-            bottom_legend.push(entry(right.0, right.1, true, Marker::Triangle));
+        let legends = self.panels.iter().map(|&p| self.legend(p, &body)).collect::<Result<Vec<_>>>()?;
+        let mut legend_w = 0;
+        for l in &legends {
+            legend_w = legend_w.max(legend_width(&body, l)?);
         }
-
-        let legend_w = legend_width(&body, &top_legend)?.max(legend_width(&body, &bottom_legend)?);
         let (charts, legend) = body.split_horizontally(body.dim_in_pixel().0 - legend_w);
-        let split = charts.dim_in_pixel().1 * 57 / 100;
-        let (top, bottom) = charts.split_vertically(split);
 
-        let first = rows[0].generation;
-        let last = rows[rows.len() - 1].generation;
-        // plotters needs a non-empty axis; one generation gets a window of one either side.
-        let x_range = if first == last { first.saturating_sub(1)..last + 1 } else { first..last };
-        let (bold, light) = mesh_grid_styles();
-        const AXIS_W: u32 = 80;
-
-        // Top panel: fitness. Its right margin matches the bottom panel's Pm axis so that the
-        // two panels' generations line up.
-        let fit_values = rows.iter().flat_map(|r| [r.fmax, r.favg, r.fmin]);
-        let (y0, y1) = padded_range(fit_values, 0.06).unwrap_or((-1.0, 1.0));
-        let mut chart = ChartBuilder::on(&top)
-            .margin_top(8)
-            .margin_left(10)
-            .margin_right(4 + AXIS_W)
-            .x_label_area_size(36)
-            .y_label_area_size(AXIS_W)
-            .build_cartesian_2d(x_range.clone(), y0..y1)
-            .map_err(plot_err)?;
-        chart
-            .configure_mesh()
-            .bold_line_style(bold)
-            .light_line_style(light)
-            .y_desc("fitness (wins − losses)")
-            .axis_desc_style((FONT, DESC_PX))
-            .label_style((FONT, TICK_PX))
-            .x_label_formatter(&generation_label)
-            .y_label_formatter(&|v| tick_label(*v))
-            .draw()
-            .map_err(plot_err)?;
-        for (_, color, get) in fitness {
-            let pts = column(rows, get);
-            chart.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2))).map_err(plot_err)?;
-            if markers {
-                chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled()))).map_err(plot_err)?;
+        // Panel heights scaled to the space the title left, the last one with the axis name.
+        let total: u32 = self.panels.iter().map(|p| p.height()).sum::<u32>() + X_DESC_H;
+        let height = charts.dim_in_pixel().1;
+        let mut rest = charts;
+        let mut top = 0;
+        for (i, (&panel, entries)) in self.panels.iter().zip(&legends).enumerate() {
+            let last = i + 1 == self.panels.len();
+            let area = if last {
+                rest.clone()
+            } else {
+                let (area, below) = rest.split_vertically(panel.height() * height / total);
+                rest = below;
+                area
+            };
+            match panel {
+                Panel::Fitness => self.draw_fitness(&area, last)?,
+                Panel::Anchors => self.draw_anchors(&area, last)?,
+                Panel::Rates => self.draw_rates(&area, last)?,
+                Panel::Diversity => self.draw_diversity(&area, last)?,
             }
+            draw_legend(&legend, entries, top as i32 + 24)?;
+            top += area.dim_in_pixel().1;
         }
+        Ok(())
+    }
+}
 
-        // Bottom panel: Pc and diversity share the left axis (both are shares in [0, 1]); Pm,
-        // often a hundred times smaller, gets the right one, drawn dashed so that a reader
-        // can tell which axis a curve belongs to without the legend.
-        let (_, l1) = zero_based_range(rows.iter().flat_map(|r| [r.pc_mean, r.diversity]));
-        let (_, r1) = zero_based_range(rows.iter().map(|r| r.pm_mean));
-        // Different headroom on the two axes keeps a constant Pc and a constant Pm (as in a
-        // one-generation history) from landing on the same pixel row.
-        let r1 = r1 * 1.15;
-        let mut chart = ChartBuilder::on(&bottom)
-            .margin_top(8)
-            .margin_left(10)
-            .margin_right(4)
-            .margin_bottom(6)
-            .x_label_area_size(50)
-            .y_label_area_size(AXIS_W)
-            .right_y_label_area_size(AXIS_W)
-            .build_cartesian_2d(x_range.clone(), 0.0..l1)
-            .map_err(plot_err)?
-            .set_secondary_coord(x_range, 0.0..r1);
-        chart
-            .configure_mesh()
-            .bold_line_style(bold)
-            .light_line_style(light)
-            .x_desc("generation")
-            .y_desc("Pc, diversity")
-            .axis_desc_style((FONT, DESC_PX))
-            .label_style((FONT, TICK_PX))
-            .x_label_formatter(&generation_label)
-            .y_label_formatter(&|v| tick_label(*v))
-            .draw()
-            .map_err(plot_err)?;
-        chart
-            .configure_secondary_axes()
-            .y_desc("Pm")
-            .axis_desc_style((FONT, DESC_PX).into_font().color(&right.1))
-            .label_style((FONT, TICK_PX).into_font().color(&right.1))
-            .y_label_formatter(&|v| tick_label(*v))
-            .draw()
-            .map_err(plot_err)?;
-        for (_, color, get) in left {
-            let pts = column(rows, get);
-            chart.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2))).map_err(plot_err)?;
-            if markers {
-                chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled()))).map_err(plot_err)?;
-            }
+/// Writes `genes.png` and `genes.svg` into `out_dir`: one small chart per weight of `schema`,
+/// titled with its name, showing its value in each generation's best individual (`points`:
+/// generation and genes in schema order). Each chart's y axis spans the weight's bounds, labelled
+/// with the real minimum, middle and maximum, so that a gene pressed against a bound shows as
+/// such; the hand-set default is a dashed line. Weights of another group (the move-order genes)
+/// start a new row of the grid.
+///
+/// Several points of one generation keep the last; the points need not be sorted.
+pub fn plot_genes(schema: &Schema, points: &[(u32, Vec<i32>)], out_dir: &Path, title: &str) -> Result<Vec<PathBuf>> {
+    let png = out_dir.join("genes.png");
+    ensure!(!schema.is_empty(), "{}: the schema {}/{} has no weights", png.display(), schema.game, schema.eval);
+    ensure!(!points.is_empty(), "{}: no generations to plot", png.display());
+    if let Some((g, genes)) = points.iter().find(|(_, genes)| genes.len() != schema.len()) {
+        bail!(
+            "{}: generation {g} has {} genes but {}/{} has {} weights",
+            png.display(),
+            genes.len(),
+            schema.game,
+            schema.eval,
+            schema.len()
+        );
+    }
+    let mut sorted: Vec<&(u32, Vec<i32>)> = points.iter().collect();
+    // Stable, so that of several points of one generation the last given stays last.
+    sorted.sort_by_key(|(g, _)| *g);
+    let mut deduped: Vec<&(u32, Vec<i32>)> = Vec::with_capacity(sorted.len());
+    for p in sorted {
+        match deduped.last_mut() {
+            Some(last) if last.0 == p.0 => *last = p,
+            _ => deduped.push(p),
         }
-        let pm = column(rows, right.2);
-        let color = right.1;
-        chart
-            .draw_secondary_series(DashedLineSeries::new(pm.iter().copied(), 8, 6, color.stroke_width(2)))
-            .map_err(plot_err)?;
-        if markers {
-            chart
-                .draw_secondary_series(pm.iter().map(|&p| TriangleMarker::new(p, 6, color.filled())))
+    }
+    write_figure(out_dir, "genes", &GenesFigure::new(schema, deduped, title))
+}
+
+/// The small charts of the genes figure mark each point up to this many generations.
+const GENE_MARKERS_UP_TO: usize = 25;
+/// Width and height of one small chart of the genes figure.
+const GENE_CELL: (u32, u32) = (230, 200);
+/// Title and the legend line above the grid.
+const GENES_HEADER_H: u32 = 86;
+
+struct GenesFigure<'a> {
+    schema: &'a Schema,
+    points: Vec<&'a (u32, Vec<i32>)>,
+    title: &'a str,
+    cols: usize,
+    /// The grid cell (row, column) of each weight.
+    cells: Vec<(usize, usize)>,
+    rows: usize,
+}
+
+impl<'a> GenesFigure<'a> {
+    fn new(schema: &'a Schema, points: Vec<&'a (u32, Vec<i32>)>, title: &'a str) -> Self {
+        let n = schema.len();
+        // Four to six columns: 16, 20 and 36 weights fill 4x4, 5x4 and 6x6 grids.
+        let cols = ((n as f64).sqrt().ceil() as usize).clamp(4, 6).min(n);
+        let mut cells = Vec::with_capacity(n);
+        let (mut row, mut col) = (0, 0);
+        for (i, spec) in schema.specs.iter().enumerate() {
+            if col == cols || (i > 0 && spec.group != schema.specs[i - 1].group && col > 0) {
+                row += 1;
+                col = 0;
+            }
+            cells.push((row, col));
+            col += 1;
+        }
+        GenesFigure { schema, points, title, cols, cells, rows: row + 1 }
+    }
+}
+
+impl Figure for GenesFigure<'_> {
+    fn size(&self) -> (u32, u32) {
+        let w = (self.cols as u32 * GENE_CELL.0 + 20).max(1000);
+        (w, GENES_HEADER_H + self.rows as u32 * GENE_CELL.1 + 10)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE).map_err(plot_err)?;
+        let body = root.titled(self.title, (FONT, TITLE_PX)).map_err(plot_err)?;
+        let header_h = GENES_HEADER_H - (root.dim_in_pixel().1 - body.dim_in_pixel().1);
+        let (header, grid) = body.split_vertically(header_h);
+        let grid = grid.margin(0, 10, 10, 10);
+
+        // The legend, in one line: what the line and the dashes are, and how to read the axes.
+        let y = header_h as i32 / 2;
+        let style = legend_style().pos(Pos::new(HPos::Left, VPos::Center));
+        let best = "the generation's best individual";
+        let default = "hand-set default";
+        let axes = "x: generation; y: the weight's bounds, min to max";
+        let mut x = 20;
+        header.draw(&PathElement::new(vec![(x, y), (x + 36, y)], BLUE.stroke_width(3))).map_err(plot_err)?;
+        header.draw_text(best, &style, (x + 42, y)).map_err(plot_err)?;
+        x += 42 + text_width(&header, best)? as i32 + 40;
+        for dx in [0, 14, 28] {
+            header
+                .draw(&PathElement::new(vec![(x + dx, y), (x + dx + 8, y)], GREY.stroke_width(3)))
                 .map_err(plot_err)?;
         }
+        header.draw_text(default, &style, (x + 42, y)).map_err(plot_err)?;
+        x += 42 + text_width(&header, default)? as i32 + 40;
+        header.draw_text(axes, &style, (x, y)).map_err(plot_err)?;
 
-        draw_legend(&legend, &top_legend, 30)?;
-        draw_legend(&legend, &bottom_legend, split as i32 + 30)?;
+        let areas = grid.split_evenly((self.rows, self.cols));
+        let first = self.points[0].0;
+        let last = self.points[self.points.len() - 1].0;
+        let markers = self.points.len() <= GENE_MARKERS_UP_TO;
+        let x_range = generation_range(first, last, markers);
+        for (i, (spec, &(row, col))) in self.schema.specs.iter().zip(&self.cells).enumerate() {
+            let area = &areas[row * self.cols + col];
+            let span = f64::from(spec.max) - f64::from(spec.min);
+            // Share of the range, clamped: a value outside the bounds (a hand-edited file) sits on
+            // the frame instead of off the chart.
+            let norm = move |v: i32| {
+                if span > 0.0 {
+                    ((f64::from(v) - f64::from(spec.min)) / span).clamp(0.0, 1.0)
+                } else {
+                    0.5
+                }
+            };
+            let real = move |t: f64| f64::from(spec.min) + t * span;
+            let mut chart = ChartBuilder::on(area)
+                .caption(spec.name, (FONT, 17))
+                .margin(6)
+                .margin_right(12)
+                .x_label_area_size(24)
+                .y_label_area_size(52)
+                .build_cartesian_2d(x_range.clone(), -0.05..1.05)
+                .map_err(plot_err)?;
+            chart
+                .configure_mesh()
+                .bold_line_style(BLACK.mix(0.12))
+                .light_line_style(WHITE.mix(0.0))
+                .label_style((FONT, TICK_PX))
+                .x_labels(4)
+                .y_labels(3)
+                .x_label_formatter(&generation_label)
+                .y_label_formatter(&|t| tick_label(real(*t)))
+                .draw()
+                .map_err(plot_err)?;
+            let pts: Vec<(u32, f64)> = self.points.iter().map(|(g, genes)| (*g, norm(genes[i]))).collect();
+            chart.draw_series(LineSeries::new(pts.iter().copied(), BLUE.stroke_width(2))).map_err(plot_err)?;
+            if markers {
+                chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, BLUE.filled()))).map_err(plot_err)?;
+            }
+            // The default over the curve: where a gene stays at its default, both still show.
+            let d = norm(spec.default);
+            chart
+                .draw_series(DashedLineSeries::new([(x_range.start, d), (x_range.end, d)], 6, 5, GREY.stroke_width(2)))
+                .map_err(plot_err)?;
+        }
         Ok(())
     }
 }
@@ -533,7 +1059,7 @@ impl Figure for SeriesFigure<'_> {
                 s.points.iter().copied().filter(|&(x, y, _)| x.is_finite() && y.is_finite()).collect();
             let marker = if pts.len() <= MARKERS_UP_TO { Marker::Circle } else { Marker::None };
             let lines = wrap_name(&body, &s.name, LEGEND_TEXT_MAX)?;
-            entries.push(LegendEntry { lines, color, dashed: false, marker });
+            entries.push(LegendEntry { lines, color, stroke: Stroke::Solid, marker });
             curves.push((pts, color, marker));
         }
         let legend_w = legend_width(&body, &entries)?;
@@ -589,6 +1115,7 @@ impl Figure for SeriesFigure<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::history::AnchorRecord;
 
     fn row(g: u32) -> HistoryRow {
         let t = f64::from(g);
@@ -630,26 +1157,61 @@ mod tests {
         (info.width, info.height, inked)
     }
 
-    fn check_pair(paths: &[PathBuf], stem: &str, texts: &[&str]) {
+    /// Checks a PNG + SVG pair: names, a PNG of `size` that is not blank, an SVG holding every
+    /// text of `texts` and no NaN or infinity. Returns the SVG.
+    fn check_pair(paths: &[PathBuf], stem: &str, size: (u32, u32), texts: &[&str]) -> String {
         assert_eq!(paths.len(), 2);
         assert!(paths[0].ends_with(format!("{stem}.png")));
         assert!(paths[1].ends_with(format!("{stem}.svg")));
+        keep_for_review(paths);
         let (w, h, inked) = decode(&paths[0]);
-        assert_eq!((w, h), SIZE);
+        assert_eq!((w, h), size);
         // Axes, grid, curves and text together cover far more than a few stray pixels.
         assert!(inked > 5_000, "only {inked} non-background pixels");
         let svg = std::fs::read_to_string(&paths[1]).unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(100)]);
+        assert!(!svg.contains("NaN") && !svg.contains("inf"), "a NaN or an infinity reached the SVG");
         for t in texts {
             assert!(svg.contains(t), "SVG lacks {t:?}");
         }
+        svg
     }
+
+    /// With `EVOTUNE_PLOT_REVIEW=<dir>` set, the tests' figures are copied there, named after
+    /// their test, for a person to look at.
+    fn keep_for_review(paths: &[PathBuf]) {
+        let Some(dir) = std::env::var_os("EVOTUNE_PLOT_REVIEW") else { return };
+        let dir = PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let test = std::thread::current().name().unwrap_or("plot").rsplit("::").next().unwrap().to_string();
+        // A test that draws the same file twice keeps both: `<test>-fitness.png`, `<test>-2-fitness.png`.
+        let name = |n: usize, p: &PathBuf| {
+            let file = p.file_name().unwrap().to_string_lossy();
+            if n == 1 {
+                format!("{test}-{file}")
+            } else {
+                format!("{test}-{n}-{file}")
+            }
+        };
+        let n = (1..).find(|&n| !dir.join(name(n, &paths[0])).exists()).unwrap();
+        for p in paths {
+            std::fs::copy(p, dir.join(name(n, p))).unwrap();
+        }
+    }
+
+    /// The history figure's size for these panels.
+    fn history_size(panels: &[Panel]) -> (u32, u32) {
+        (HISTORY_W, TITLE_H + panels.iter().map(|p| p.height()).sum::<u32>() + X_DESC_H)
+    }
+
+    const ALL_PANELS: [Panel; 4] = [Panel::Fitness, Panel::Anchors, Panel::Rates, Panel::Diversity];
 
     #[test]
     fn history_of_one_row() {
         let dir = tempfile::tempdir().unwrap();
         let paths = plot_history(&[row(1)], dir.path(), "one generation").unwrap();
-        check_pair(&paths, "fitness", &["one generation", "fmax (best)", "mean Pm (right axis)", "generation"]);
+        let texts = ["one generation", "fmax (best)", "score vs defaults (%)", "mean Pm (right axis)", "generation"];
+        check_pair(&paths, "fitness", history_size(&ALL_PANELS), &texts);
     }
 
     #[test]
@@ -658,11 +1220,175 @@ mod tests {
         let rows: Vec<HistoryRow> = (1..=1000).map(row).collect();
         let paths = plot_history(&rows, &dir.path().join("results/run"), "Connect6 run <seed 7> & co").unwrap();
         // The title is escaped in the SVG and the whole file stays well-formed.
+        let texts =
+            ["Connect6 run &lt;seed 7&gt; &amp; co", "fmin (worst)", "gene diversity", "mean Pc", "95% interval"];
+        check_pair(&paths, "fitness", history_size(&ALL_PANELS), &texts);
+    }
+
+    #[test]
+    fn the_anchor_panel_is_there_only_with_anchor_games() {
+        let with: Vec<HistoryRow> = (1..=30).map(row).collect();
+        let figure = HistoryFigure::new(with.iter().collect(), "t");
+        assert_eq!(figure.panels, ALL_PANELS);
+        let dir = tempfile::tempdir().unwrap();
+        let paths = plot_history(&with, dir.path(), "with an anchor").unwrap();
         check_pair(
             &paths,
             "fitness",
-            &["Connect6 run &lt;seed 7&gt; &amp; co", "fmin (worst)", "gene diversity", "mean Pc"],
+            history_size(&ALL_PANELS),
+            &["score vs defaults (%)", "even (50%)", "vs defaults"],
         );
+
+        let without: Vec<HistoryRow> = (1..=30).map(|g| HistoryRow { anchors: Vec::new(), ..row(g) }).collect();
+        let panels = [Panel::Fitness, Panel::Rates, Panel::Diversity];
+        assert_eq!(HistoryFigure::new(without.iter().collect(), "t").panels, panels);
+        let paths = plot_history(&without, dir.path(), "without anchors").unwrap();
+        let svg = check_pair(&paths, "fitness", history_size(&panels), &["fmax (best)", "gene diversity"]);
+        assert!(!svg.contains("score vs") && !svg.contains("95% interval"));
+
+        // An anchor row with no games has no score to show either.
+        let empty: Vec<HistoryRow> = (1..=3)
+            .map(|g| HistoryRow { anchors: vec![AnchorRecord::new("defaults", Wdl::default())], ..row(g) })
+            .collect();
+        assert_eq!(HistoryFigure::new(empty.iter().collect(), "t").panels, panels);
+    }
+
+    #[test]
+    fn several_anchors_and_immigrants() {
+        let rows: Vec<HistoryRow> = (1..=25)
+            .map(|g| {
+                let mut r = row(g);
+                r.anchors.push(AnchorRecord::new("random:3", Wdl::new(20 + u64::from(g % 5), 2, 2)));
+                r.immigrants = u64::from(g % 6 == 0) * 3;
+                r
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let paths = plot_history(&rows, dir.path(), "two anchors").unwrap();
+        let texts = ["score vs anchors (%)", "vs defaults", "vs random_3", "immigrants came in"];
+        check_pair(&paths, "fitness", history_size(&ALL_PANELS), &texts);
+    }
+
+    #[test]
+    fn perfect_and_zero_scores_keep_the_axes_finite() {
+        // Elo is +inf at 100% and -inf at 0%; the panel plots scores, whose intervals stay
+        // inside [0, 100].
+        let rows: Vec<HistoryRow> = (1..=8)
+            .map(|g| HistoryRow {
+                anchors: vec![
+                    AnchorRecord::new("defaults", Wdl::new(u64::from(g) * 4, 0, 0)),
+                    AnchorRecord::new("random:1", Wdl::new(0, 0, 12)),
+                ],
+                ..row(g)
+            })
+            .collect();
+        assert_eq!(rows[0].anchors[0].wdl().elo(), f64::INFINITY);
+        let dir = tempfile::tempdir().unwrap();
+        let paths = plot_history(&rows, dir.path(), "perfect").unwrap();
+        check_pair(&paths, "fitness", history_size(&ALL_PANELS), &["score vs anchors (%)"]);
+        let one = [HistoryRow { anchors: vec![AnchorRecord::new("defaults", Wdl::new(1, 0, 0))], ..row(1) }];
+        let paths = plot_history(&one, dir.path(), "one perfect game").unwrap();
+        check_pair(&paths, "fitness", history_size(&ALL_PANELS), &["score vs defaults (%)"]);
+    }
+
+    #[test]
+    fn score_intervals() {
+        assert_eq!(score_interval95(&Wdl::default()), None);
+        let (s, lo, hi) = score_interval95(&Wdl::new(10, 0, 0)).unwrap();
+        assert_eq!((s, hi), (1.0, 1.0));
+        // Wilson at p = 1: n / (n + z²).
+        assert!((lo - 10.0 / (10.0 + Z95 * Z95)).abs() < 1e-12, "{lo}");
+        let (s, lo, hi) = score_interval95(&Wdl::new(0, 0, 10)).unwrap();
+        assert_eq!((s, lo), (0.0, 0.0));
+        assert!(hi > 0.2 && hi < 0.3, "{hi}");
+        // Many games: close to the normal interval, 0.5 ± 1.96 · 0.5 / 20.
+        let (s, lo, hi) = score_interval95(&Wdl::new(150, 100, 150)).unwrap();
+        assert_eq!(s, 0.5);
+        assert!((hi - lo - 2.0 * Z95 * 0.5 / 20.0).abs() < 1e-3, "{lo} {hi}");
+        let (s, lo, hi) = score_interval95(&Wdl::new(30, 0, 10)).unwrap();
+        assert!(lo < s && s < hi && lo > 0.5, "{lo} {s} {hi}");
+    }
+
+    /// A slow random walk of each gene inside its bounds.
+    fn walk(schema: &Schema, generations: u32) -> Vec<(u32, Vec<i32>)> {
+        (1..=generations)
+            .map(|g| {
+                let t = f64::from(g);
+                let genes = schema
+                    .specs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        let phase = (t / 15.0 + i as f64).sin() * 0.5 + 0.5;
+                        let v = f64::from(s.min) + phase * f64::from(s.max - s.min);
+                        v.round() as i32
+                    })
+                    .collect();
+                (g, genes)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn genes_of_the_connect6_road_schema() {
+        use crate::game::connect::eval::roads::CONNECT6_ROADS;
+        let schema = &CONNECT6_ROADS;
+        assert_eq!(schema.len(), 20);
+        let figure = GenesFigure::new(schema, Vec::new(), "t");
+        // Five columns: own, opp, then the move-order genes on rows of their own.
+        assert_eq!((figure.cols, figure.rows), (5, 4));
+        assert_eq!(figure.cells[schema.index_of("opp1").unwrap()], (1, 0));
+        assert_eq!(figure.cells[schema.index_of("move_own1").unwrap()], (2, 0));
+        let size = figure.size();
+        assert!(size.0 >= 1000 && size.1 >= 700, "{size:?}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let paths = plot_genes(schema, &walk(schema, 40), dir.path(), "road weights").unwrap();
+        let names: Vec<&str> = schema.specs.iter().map(|s| s.name).collect();
+        let svg = check_pair(&paths, "genes", size, &names);
+        assert!(svg.contains("road weights") && svg.contains("hand-set default"));
+        // Each chart's y labels are the real bounds: own5 spans 0 to 20000.
+        assert!(svg.contains("\n20000\n") && svg.contains("\n10000\n"), "own5's bounds are not labelled");
+    }
+
+    #[test]
+    fn genes_of_one_generation_and_of_many() {
+        use crate::game::connect::eval::patterns::CONNECT6_PATTERNS;
+        use crate::game::connect::eval::roads::{CONNECT6_ROADS, GOMOKU_ROADS};
+        let dir = tempfile::tempdir().unwrap();
+        let one = [(7, CONNECT6_ROADS.specs.iter().map(|s| s.default).collect())];
+        let paths = plot_genes(&CONNECT6_ROADS, &one, dir.path(), "one generation").unwrap();
+        check_pair(&paths, "genes", GenesFigure::new(&CONNECT6_ROADS, Vec::new(), "").size(), &["own1"]);
+
+        let paths = plot_genes(&CONNECT6_PATTERNS, &walk(&CONNECT6_PATTERNS, 500), dir.path(), "patterns").unwrap();
+        let figure = GenesFigure::new(&CONNECT6_PATTERNS, Vec::new(), "");
+        assert_eq!((figure.cols, figure.rows), (6, 7));
+        check_pair(&paths, "genes", figure.size(), &["own_a5", "move_block5"]);
+
+        let figure = GenesFigure::new(&GOMOKU_ROADS, Vec::new(), "");
+        assert_eq!((figure.cols, figure.rows), (4, 4));
+    }
+
+    #[test]
+    fn genes_points_are_sorted_and_deduplicated() {
+        use crate::game::connect::eval::roads::CONNECT6_ROADS;
+        let mut points = walk(&CONNECT6_ROADS, 5);
+        points.reverse();
+        points.push((3, CONNECT6_ROADS.specs.iter().map(|s| s.max).collect()));
+        let dir = tempfile::tempdir().unwrap();
+        let paths = plot_genes(&CONNECT6_ROADS, &points, dir.path(), "unsorted").unwrap();
+        check_pair(&paths, "genes", GenesFigure::new(&CONNECT6_ROADS, Vec::new(), "").size(), &["own1"]);
+    }
+
+    #[test]
+    fn genes_errors_are_clear() {
+        use crate::game::connect::eval::roads::CONNECT6_ROADS;
+        let dir = tempfile::tempdir().unwrap();
+        let e = plot_genes(&CONNECT6_ROADS, &[], dir.path(), "t").unwrap_err().to_string();
+        assert!(e.contains("genes.png") && e.contains("no generations"), "{e}");
+        let e = plot_genes(&CONNECT6_ROADS, &[(4, vec![1, 2, 3])], dir.path(), "t").unwrap_err().to_string();
+        assert!(e.contains("generation 4 has 3 genes") && e.contains("20 weights"), "{e}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing written on error");
     }
 
     #[test]
@@ -674,9 +1400,9 @@ mod tests {
         }
         rows[2].favg = f64::INFINITY;
         let paths = plot_history(&rows, dir.path(), "gaps").unwrap();
-        let svg = std::fs::read_to_string(&paths[1]).unwrap();
+        let panels = [Panel::Fitness, Panel::Anchors, Panel::Rates];
+        let svg = check_pair(&paths, "fitness", history_size(&panels), &["gaps"]);
         assert!(!svg.contains("gene diversity"), "a curve with no finite value gets no legend entry");
-        assert!(!svg.contains("NaN") && !svg.contains("inf"));
     }
 
     #[test]
@@ -689,7 +1415,7 @@ mod tests {
         let paths =
             plot_series(dir.path(), "champions", "Generation champions", "generation", "score", &[ours, paper, even])
                 .unwrap();
-        check_pair(&paths, "champions", &["Generation champions", "ours", "Li Guo 2007", "even score", "score"]);
+        check_pair(&paths, "champions", SIZE, &["Generation champions", "ours", "Li Guo 2007", "even score", "score"]);
     }
 
     #[test]
@@ -698,7 +1424,7 @@ mod tests {
         let a = Series::new("a", vec![(3.0, 12.0, None)]);
         let b = Series::new("b", vec![(3.0, 12.0, Some(0.0))]);
         let paths = plot_series(dir.path(), "single", "one point", "x", "y", &[a, b]).unwrap();
-        check_pair(&paths, "single", &["one point"]);
+        check_pair(&paths, "single", SIZE, &["one point"]);
     }
 
     #[test]
