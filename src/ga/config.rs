@@ -41,6 +41,8 @@ pub struct EvolveConfig {
     #[serde(default)]
     pub init: InitConfig,
     #[serde(default)]
+    pub crossover: CrossoverConfig,
+    #[serde(default)]
     pub mutation: MutationConfig,
     #[serde(default)]
     pub rates: RatesConfig,
@@ -165,6 +167,23 @@ pub enum InitMode {
     Random,
     Defaults,
     Files,
+}
+
+/// How two champions' genes make a child.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CrossoverConfig {
+    /// `uniform` (each gene from one parent, by a random mask: Li Guo 2007) or `blend` (each
+    /// gene a random value between the parents').
+    pub kind: CrossoverKind,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CrossoverKind {
+    #[default]
+    Uniform,
+    Blend,
 }
 
 /// How genes mutate.

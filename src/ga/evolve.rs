@@ -18,11 +18,11 @@ use crate::arena::game::{play_games, GameJob, Referee};
 use crate::arena::openings::OpeningSuite;
 use crate::arena::records::{GameRecord, Outcome};
 use crate::ga::adaptive::{crossover_rate, mutation_rate};
-use crate::ga::config::{EvolveConfig, PriorCenter};
+use crate::ga::config::{CrossoverKind, EvolveConfig, PriorCenter};
 use std::collections::BTreeMap;
 
 use crate::ga::fitness::{fit_ratings, Contestant, FitnessMode, Fitted, Ledger, Meeting};
-use crate::ga::operators::{crossover_mask, mutate, uniform_crossover};
+use crate::ga::operators::{blend_crossover, crossover_mask, mutate, uniform_crossover};
 use crate::ga::population::{diversity, immigrant_genes, initial_genes, Individual};
 use crate::ga::selection::{champion, round_robin, split_groups};
 use crate::player::Player;
@@ -364,8 +364,13 @@ impl<'a> Evolver<'a> {
             let pc = crossover_rate(rates, f_prime, fmax, favg);
             let (a, b) = (&state.population[p1], &state.population[p2]);
             let mut genes = if p1 != p2 && rng.random_bool(pc) {
-                let mask = crossover_mask(&mut rng, a.genes.len());
-                uniform_crossover(&a.genes, &b.genes, &mask)
+                match config.crossover.kind {
+                    CrossoverKind::Uniform => {
+                        let mask = crossover_mask(&mut rng, a.genes.len());
+                        uniform_crossover(&a.genes, &b.genes, &mask)
+                    }
+                    CrossoverKind::Blend => blend_crossover(&a.genes, &b.genes, &mut rng),
+                }
             } else {
                 a.genes.clone()
             };

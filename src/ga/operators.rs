@@ -18,6 +18,26 @@ pub fn uniform_crossover(first: &[i32], second: &[i32], mask: &[bool]) -> Vec<i3
     first.iter().zip(second).zip(mask).map(|((&a, &b), &m)| if m { a } else { b }).collect()
 }
 
+/// Blend crossover (BLX-0): each gene a uniformly random point between the parents' values.
+/// Where uniform crossover copies a gene from one parent, a blend averages them, so genes the
+/// games cannot yet tell apart drift less, and the population moves like the mean of an
+/// evolution strategy.
+pub fn blend_crossover(first: &[i32], second: &[i32], rng: &mut impl Rng) -> Vec<i32> {
+    debug_assert_eq!(first.len(), second.len());
+    first
+        .iter()
+        .zip(second)
+        .map(|(&a, &b)| {
+            let (lo, hi) = (a.min(b), a.max(b));
+            if lo == hi {
+                lo
+            } else {
+                rng.random_range(lo..=hi)
+            }
+        })
+        .collect()
+}
+
 /// Bits of the binary code of a gene with this range (values min..=max as offsets from min).
 pub fn bits_for(min: i32, max: i32) -> u32 {
     let span = (i64::from(max) - i64::from(min)) as u64;
@@ -131,6 +151,17 @@ mod tests {
             mutate(&mut g, &CONNECT6_ROADS, kind, sigma, pm, &mut rng);
             for (v, s) in g.iter().zip(CONNECT6_ROADS.specs) {
                 prop_assert!(s.min <= *v && *v <= s.max, "{} = {} out of [{}, {}]", s.name, v, s.min, s.max);
+            }
+        }
+
+        #[test]
+        fn blended_genes_lie_between_the_parents(seed: u64) {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let a: Vec<i32> = (0..12).map(|_| rng.random_range(0..100)).collect();
+            let b: Vec<i32> = (0..12).map(|_| rng.random_range(0..100)).collect();
+            let c = blend_crossover(&a, &b, &mut rng);
+            for i in 0..12 {
+                prop_assert!(a[i].min(b[i]) <= c[i] && c[i] <= a[i].max(b[i]));
             }
         }
 
