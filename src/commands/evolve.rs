@@ -15,26 +15,27 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::game::{play_game, EngineReferee, Referee};
+use crate::arena::game::Referee;
 use crate::arena::openings::{Keys, OpeningSuite};
+use crate::arena::player::Player;
 use crate::arena::records::RecordWriter;
 use crate::arena::validation::training_suite;
 use crate::cli::EvolveArgs;
 use crate::commands::{thread_pool, Interrupted};
+use crate::core::rng::derive_seed;
+use crate::core::settings::EngineSettings;
+use crate::core::weights::{Meta, Weights};
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
 use crate::ga::evolve::{Evolver, RunState};
 use crate::ga::fitness::FitnessMode;
 pub use crate::ga::run_folder::RunPaths;
 use crate::ga::run_folder::{write_results, LockError, RunFolder};
-use crate::game::connect::Rules;
-use crate::player::Player;
+use crate::registry::EngineReferee;
 use crate::report::history::HistoryRow;
 use crate::report::plots;
 use crate::report::progress::{format_duration, Progress, ProgressMode};
 use crate::report::run_report::RunReport;
-use crate::rng::derive_seed;
-use crate::weights::{Meta, Weights};
 
 /// Purpose tag of the run's opening suite seed.
 const SUITE: u64 = 0x5017E;
@@ -43,7 +44,7 @@ pub fn run(args: &EvolveArgs) -> Result<()> {
     let Prepared { config, mut state, suite, folder } = prepare(args)?;
     let pool = thread_pool(args.threads)?;
     let mode = if args.log { ProgressMode::Lines } else { ProgressMode::Auto };
-    let referee = EngineReferee { settings: config.games };
+    let referee = EngineReferee { game: config.game()?, settings: config.games };
     let threads = pool.current_num_threads();
     let champion =
         pool.install(|| run_loop(&config, &mut state, &folder, &suite, &referee, mode, threads, true, &args.compare))?;
@@ -74,8 +75,13 @@ fn prepare(args: &EvolveArgs) -> Result<Prepared> {
     }
     let mut config = match &args.config {
         Some(p) => EvolveConfig::load(p)?,
-        None => EvolveConfig::quick(),
+        None => EvolveConfig::quick_for(args.game.as_deref().unwrap_or(crate::registry::DEFAULT_GAME))?,
     };
+    if let Some(g) = &args.game {
+        if *g != config.game {
+            bail!("--game {g}: the config plays {} (`game = \"{}\"`); give a config of {g}", config.game, config.game);
+        }
+    }
     if let Some(s) = args.seed {
         config.seed = s;
     }
@@ -87,7 +93,7 @@ fn prepare(args: &EvolveArgs) -> Result<Prepared> {
     }
     config.validate().context("invalid config after command-line overrides")?;
     let suite = opening_suite(&config)?;
-    let referee = EngineReferee { settings: config.games };
+    let referee = EngineReferee { game: config.game()?, settings: config.games };
     let state = Evolver::new(&config, &suite, &referee)?.initial_state()?;
 
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
@@ -205,15 +211,15 @@ fn prepare_resume(args: &EvolveArgs, dir: &Path) -> Result<Prepared> {
 /// the validation suite's openings, so that the validation match is out of sample. Too few for
 /// a pairing's game pairs (each pair its own opening) is an error that says what to change.
 pub fn opening_suite(config: &EvolveConfig) -> Result<OpeningSuite> {
-    let rules = Rules::CONNECT6;
+    let game = config.game()?.arena();
     let needed = config.openings_needed();
     let suite = match &config.openings.file {
-        Some(f) => OpeningSuite::load(f, rules).context("[openings] file")?,
+        Some(f) => OpeningSuite::load(f, game).context("[openings] file")?,
         None => {
             let generator = config.openings.generator();
             let seed = derive_seed(&[config.seed, SUITE]);
             let progress = Progress::background("openings", generator.count as u64, "openings");
-            let suite = OpeningSuite::generate_at_least(rules, &generator, seed, needed, Some(&progress))
+            let suite = OpeningSuite::generate_at_least(game, &generator, seed, needed, Some(&progress))
                 .map_err(|e| anyhow::anyhow!("[openings]: {}", e.message(Keys::Config)))?;
             progress.finish();
             suite
@@ -231,14 +237,15 @@ pub fn opening_suite(config: &EvolveConfig) -> Result<OpeningSuite> {
 }
 
 /// Milliseconds of one fitness game, measured on two games of the default weights.
-fn calibrate(config: &EvolveConfig, suite: &OpeningSuite) -> f64 {
-    let schema = config.eval.schema(suite.rules);
-    let p =
-        Player::new("calibration", schema.defaults(), config.engine.engine_config(config.eval), config.engine.limits());
+fn calibrate(config: &EvolveConfig, suite: &OpeningSuite, referee: &dyn Referee) -> f64 {
+    let Ok(schema) = config.schema() else { return 0.0 };
+    let engine = EngineSettings { eval: Some(config.eval.clone()), ..config.engine.clone() };
+    let limits = engine.limits();
+    let p = Player::new("calibration", schema.defaults(), engine, limits);
     let start = Instant::now();
     let games = 2;
     for i in 0..games {
-        play_game(&p, &p, suite.get(i), &config.games, i as u64);
+        referee.play(&p, &p, suite.get(i), i as u64);
     }
     start.elapsed().as_secs_f64() * 1e3 / games as f64
 }
@@ -335,7 +342,7 @@ pub fn run_loop(
     let mut opponents = Vec::new();
     if config.validation.pairs > 0 {
         for spec in config.validation.opponents.iter().chain(compare) {
-            let (w, _, _) = crate::player::load_weights(spec, Some(config.eval), suite.rules)
+            let (w, _, _) = crate::player::load_weights(spec, Some(&config.eval), config.game()?)
                 .with_context(|| format!("validation opponent `{spec}`"))?;
             let name = crate::player::player_name(spec);
             opponents.push((evolver.player_with(name, w.values()), spec.clone()));
@@ -366,7 +373,7 @@ pub fn run_loop(
         if config.engine.time_ms.is_some() {
             eprintln!("note: [engine] time_ms makes games depend on the machine's load; this run is not reproducible");
         }
-        let ms = calibrate(config, suite);
+        let ms = calibrate(config, suite, referee);
         let secs = total as f64 * ms / 1e3 / threads.max(1) as f64;
         eprintln!(
             "estimate: {:.0} ms per game, about {} for the run",
@@ -485,7 +492,7 @@ fn finish(
 
     let mut validation = Vec::new();
     if config.validation.pairs > 0 && !opponents.is_empty() {
-        let suite = config.validation.suite(evolver.suite.rules)?;
+        let suite = config.validation.suite(evolver.suite.game)?;
         let champion = evolver.player_with(format!("{}-champion", config.name), &champ.genes);
         for (opponent, spec) in opponents {
             let progress = Progress::new(
@@ -679,8 +686,8 @@ mod tests {
             pm_mean: 0.000_123_456,
             diversity: 0.123_456,
             games: 123_456,
-            black_wins: 1,
-            white_wins: 1,
+            first_wins: 1,
+            second_wins: 1,
             draws: 1,
             wall_s: 12_345.678,
             games_wall_s: 12_000.0,

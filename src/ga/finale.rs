@@ -9,12 +9,12 @@ use anyhow::{Context, Result};
 use rand::Rng;
 
 use crate::arena::game::{play_games, GameJob};
+use crate::arena::player::Player;
 use crate::arena::stats::Wdl;
+use crate::core::rng::{derive_seed, stream};
 use crate::ga::evolve::{Evolver, RunState};
 use crate::ga::fitness::{Contestant, Fitted};
-use crate::player::Player;
 use crate::report::progress::Progress;
-use crate::rng::{derive_seed, stream};
 
 /// Purpose tags of the play-off's random streams (after the generations' own).
 const FINAL_OPENINGS: u64 = 16;
@@ -140,8 +140,8 @@ impl Evolver<'_> {
                     let (black, white) =
                         if finalist_black { (&players[i], opponent(opp)) } else { (opponent(opp), &players[i]) };
                     GameJob {
-                        black,
-                        white,
+                        first: black,
+                        second: white,
                         opening: self.suite.get(opening),
                         opening_index: opening,
                         seed: derive_seed(&[config.seed, g, FINAL_GAMES, k as u64]),

@@ -107,19 +107,6 @@ impl Schema {
     }
 }
 
-/// Every schema evotune knows, for loading files whose `[meta]` names their evaluation.
-pub fn all_schemas() -> &'static [&'static Schema] {
-    use crate::game::connect::eval::{patterns, roads};
-    static ALL: [&Schema; 4] =
-        [&roads::CONNECT6_ROADS, &patterns::CONNECT6_PATTERNS, &roads::GOMOKU_ROADS, &patterns::GOMOKU_PATTERNS];
-    &ALL
-}
-
-/// Looks a schema up by game and evaluation name.
-pub fn find_schema(game: &str, eval: &str) -> Option<&'static Schema> {
-    all_schemas().iter().copied().find(|s| s.game == game && s.eval == eval)
-}
-
 /// Values for every weight of a schema. Cheap to clone (a short vector).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Weights {
@@ -186,7 +173,7 @@ pub enum WeightsError {
     BadValue { file: String, line: LineRef, key: String, min: i32, max: i32, found: String },
     #[error("{file}: [meta] {key} = \"{found}\" but {expected} was expected")]
     Mismatch { file: String, key: &'static str, found: String, expected: String },
-    #[error("{file}: [meta] names {game}/{eval}, which evotune does not know; known: {known}")]
+    #[error("{file}: [meta] eval = \"{eval}\" is not an evaluation of {game}; its evaluations are: {known}")]
     UnknownSchema { file: String, game: String, eval: String, known: String },
     #[error("{file}: bad [meta] table: {message}")]
     BadMeta { file: String, message: String },
@@ -282,19 +269,20 @@ impl Weights {
         self.schema.index_of(name).map(|i| self.values[i])
     }
 
-    /// Reads a weight file. `expected` is the schema the caller will use; when the file's
-    /// `[meta]` names another game or evaluation, that is an error. With `expected = None` the
-    /// file's `[meta]` decides (and must name a known schema).
-    pub fn load(path: &Path, expected: Option<&'static Schema>) -> Result<(Self, Meta), WeightsError> {
+    /// Reads a weight file of one game. `choices` are the schemas the caller accepts, all of
+    /// one game, the default first: the file's `[meta] eval` picks one of them (none: the
+    /// first), and a `[meta] game` or `eval` the caller does not accept is an error, never a
+    /// guess.
+    pub fn load(path: &Path, choices: &[&'static Schema]) -> Result<(Self, Meta), WeightsError> {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|error| WeightsError::Io { file: file.clone(), error })?;
-        Self::parse(&text, &file, expected)
+        Self::parse(&text, &file, choices)
     }
 
     /// Parses the text of a weight file; `file` names it in errors. Besides evotune's TOML it
     /// reads what `evotune export --format json` writes: `{"game", "eval", "meta": {..},
     /// "weights": {name: value, ..}}`.
-    pub fn parse(text: &str, file: &str, expected: Option<&'static Schema>) -> Result<(Self, Meta), WeightsError> {
+    pub fn parse(text: &str, file: &str, choices: &[&'static Schema]) -> Result<(Self, Meta), WeightsError> {
         let root = if text.trim_start().starts_with('{') {
             Self::json_root(text, file)?
         } else {
@@ -303,7 +291,7 @@ impl Weights {
                 message: e.to_string().trim().replace('\n', " "),
             })?
         };
-        Self::from_root(root, text, file, expected)
+        Self::from_root(root, text, file, choices)
     }
 
     /// The JSON export as the TOML file's two tables; its top-level `game` and `eval` go
@@ -347,7 +335,7 @@ impl Weights {
         root: toml::Table,
         text: &str,
         file: &str,
-        expected: Option<&'static Schema>,
+        choices: &[&'static Schema],
     ) -> Result<(Self, Meta), WeightsError> {
         for key in root.keys() {
             if key != "meta" && key != "weights" {
@@ -361,7 +349,7 @@ impl Weights {
             })?,
             None => Meta::default(),
         };
-        let schema = resolve_schema(&meta, file, expected)?;
+        let schema = resolve_schema(&meta, file, choices)?;
         let names = || schema.specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ");
         let table = match root.get("weights") {
             Some(toml::Value::Table(t)) => t,
@@ -438,48 +426,51 @@ impl Weights {
     }
 }
 
-fn resolve_schema(meta: &Meta, file: &str, expected: Option<&'static Schema>) -> Result<&'static Schema, WeightsError> {
-    if let Some(schema) = expected {
-        if let Some(g) = &meta.game {
-            if g != schema.game {
-                return Err(WeightsError::Mismatch {
-                    file: file.into(),
-                    key: "game",
-                    found: g.clone(),
-                    expected: format!("\"{}\"", schema.game),
-                });
-            }
+/// The schema among `choices` (one game's, the default first) that a file's `[meta]` names.
+fn resolve_schema(meta: &Meta, file: &str, choices: &[&'static Schema]) -> Result<&'static Schema, WeightsError> {
+    let first = *choices.first().expect("a caller accepts at least one schema");
+    if let Some(g) = &meta.game {
+        if g != first.game {
+            return Err(WeightsError::Mismatch {
+                file: file.into(),
+                key: "game",
+                found: g.clone(),
+                expected: format!("\"{}\" (choose the game with --game or `game = ...`)", first.game),
+            });
         }
-        if let Some(e) = &meta.eval {
-            if e != schema.eval {
-                return Err(WeightsError::Mismatch {
-                    file: file.into(),
-                    key: "eval",
-                    found: e.clone(),
-                    expected: format!("\"{}\" (choose the evaluation with --eval)", schema.eval),
-                });
-            }
-        }
-        return Ok(schema);
     }
-    let game = meta.game.clone().unwrap_or_else(|| "connect6".into());
-    let eval = meta.eval.clone().unwrap_or_else(|| "roads".into());
-    find_schema(&game, &eval).ok_or_else(|| WeightsError::UnknownSchema {
+    let Some(e) = &meta.eval else { return Ok(first) };
+    if let Some(s) = choices.iter().find(|s| s.eval == e) {
+        return Ok(s);
+    }
+    if choices.len() == 1 {
+        return Err(WeightsError::Mismatch {
+            file: file.into(),
+            key: "eval",
+            found: e.clone(),
+            expected: format!("\"{}\" (choose the evaluation with --eval)", first.eval),
+        });
+    }
+    Err(WeightsError::UnknownSchema {
         file: file.into(),
-        game,
-        eval,
-        known: all_schemas().iter().map(|s| format!("{}/{}", s.game, s.eval)).collect::<Vec<_>>().join(", "),
+        game: first.game.to_string(),
+        eval: e.clone(),
+        known: choices.iter().map(|s| s.eval).collect::<Vec<_>>().join(", "),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::connect::eval::roads::CONNECT6_ROADS;
+    use crate::games::connect::eval::roads::CONNECT6_ROADS;
+    use crate::games::connect::eval::{CONNECT6_PATTERNS, GOMOKU_PATTERNS, GOMOKU_ROADS};
+
+    /// Connect6's schemas, the default first, as a command of that game accepts them.
+    const C6: &[&Schema] = &[&CONNECT6_ROADS, &CONNECT6_PATTERNS];
 
     #[test]
     fn every_schema_is_consistent() {
-        for s in all_schemas() {
+        for s in [&CONNECT6_ROADS, &CONNECT6_PATTERNS, &GOMOKU_ROADS, &GOMOKU_PATTERNS] {
             let mut names: Vec<_> = s.specs.iter().map(|w| w.name).collect();
             names.sort_unstable();
             names.dedup();
@@ -496,14 +487,14 @@ mod tests {
         let w = CONNECT6_ROADS.defaults();
         let meta = Meta { generation: Some(7), fitness: Some(3.0), ..Meta::default() };
         let text = w.to_toml(&meta);
-        let (back, m) = Weights::parse(&text, "x.toml", None).unwrap();
+        let (back, m) = Weights::parse(&text, "x.toml", C6).unwrap();
         assert_eq!(back, w);
         assert_eq!(m.generation, Some(7));
         assert_eq!(m.eval.as_deref(), Some("roads"));
     }
 
     fn err(text: &str) -> String {
-        Weights::parse(text, "w.toml", Some(&CONNECT6_ROADS)).unwrap_err().to_string()
+        Weights::parse(text, "w.toml", &[&CONNECT6_ROADS]).unwrap_err().to_string()
     }
 
     fn full_table_with(replace: &str, with: &str) -> String {
@@ -547,14 +538,14 @@ mod tests {
         for s in CONNECT6_ROADS.specs.iter().filter(|s| s.group == WeightGroup::Eval) {
             text.push_str(&format!("{} = {}\n", s.name, s.default + 1));
         }
-        let (w, _) = Weights::parse(&text, "old.toml", None).unwrap();
+        let (w, _) = Weights::parse(&text, "old.toml", C6).unwrap();
         for (s, &v) in CONNECT6_ROADS.specs.iter().zip(w.values()) {
             let want = if s.group == WeightGroup::Eval { s.default + 1 } else { s.default };
             assert_eq!(v, want, "{}", s.name);
         }
         // Some move-order weights but not all: the rest are missing, not defaulted.
         text.push_str("move_own3 = 10\n");
-        let e = Weights::parse(&text, "half.toml", None).unwrap_err().to_string();
+        let e = Weights::parse(&text, "half.toml", C6).unwrap_err().to_string();
         assert!(e.contains("missing weight `move_own1`"), "{e}");
     }
 
@@ -563,18 +554,37 @@ mod tests {
         let w = CONNECT6_ROADS.defaults();
         let meta = Meta { generation: Some(7), fitness: Some(3.5), ..Meta::default() };
         let text = crate::export::to_json(&w, &meta);
-        let (back, m) = Weights::parse(&text, "w.json", None).unwrap();
+        let (back, m) = Weights::parse(&text, "w.json", C6).unwrap();
         assert_eq!(back, w);
         assert_eq!((m.generation, m.fitness, m.eval.as_deref()), (Some(7), Some(3.5), Some("roads")));
-        let (back, _) = Weights::parse(&text, "w.json", Some(&CONNECT6_ROADS)).unwrap();
+        let (back, _) = Weights::parse(&text, "w.json", &[&CONNECT6_ROADS]).unwrap();
         assert_eq!(back, w);
-        let e = Weights::parse(&text.replace("\"own3\": 141", "\"own3\": -7"), "w.json", None).unwrap_err().to_string();
+        let e = Weights::parse(&text.replace("\"own3\": 141", "\"own3\": -7"), "w.json", C6).unwrap_err().to_string();
         let line = text.lines().position(|l| l.contains("\"own3\"")).unwrap() + 1;
         assert!(e.contains(&format!("w.json:{line}:")) && e.contains("own3"), "{e}");
-        let e = Weights::parse("{\"weights\": ", "w.json", None).unwrap_err().to_string();
+        let e = Weights::parse("{\"weights\": ", "w.json", C6).unwrap_err().to_string();
         assert!(e.contains("w.json") && e.contains("JSON"), "{e}");
-        let e = Weights::parse(&text.replacen("\"roads\"", "\"patterns\"", 1), "w.json", None).unwrap_err().to_string();
+        let e = Weights::parse(&text.replacen("\"roads\"", "\"patterns\"", 1), "w.json", &[&CONNECT6_ROADS])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("eval"), "{e}");
+    }
+
+    /// A table names its game: loading it for another game is an error, never a guess; a
+    /// table naming no game or evaluation is the caller's game and default evaluation.
+    #[test]
+    fn the_game_and_evaluation_are_checked() {
+        let text = CONNECT6_ROADS.defaults().to_toml(&Meta::default());
+        let e = Weights::parse(&text, "c6.toml", &[&GOMOKU_ROADS, &GOMOKU_PATTERNS]).unwrap_err().to_string();
+        assert!(e.contains("c6.toml") && e.contains("game") && e.contains("gomoku"), "{e}");
+        let e = Weights::parse(&text.replace("eval = \"roads\"", "eval = \"magic\""), "m.toml", C6)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("magic") && e.contains("roads, patterns"), "{e}");
+        let bare: String =
+            text.lines().filter(|l| !l.starts_with("game") && !l.starts_with("eval")).collect::<Vec<_>>().join("\n");
+        let (w, _) = Weights::parse(&bare, "bare.toml", C6).unwrap();
+        assert_eq!(w.schema().eval, "roads");
     }
 
     #[test]

@@ -6,9 +6,9 @@
 //! multiply-adds. `global = true` recounts every road instead ("global scanning"), for the
 //! local-vs-global experiment.
 
-use crate::game::connect::board::{Board, MAX_K};
-use crate::game::connect::movegen::{CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
-use crate::weights::{concat_specs, Schema, WeightGroup, WeightSpec, Weights};
+use crate::core::weights::{concat_specs, Schema, WeightGroup, WeightSpec, Weights};
+use crate::games::connect::board::{Board, MAX_K};
+use crate::games::connect::movegen::{CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
 
 /// Connect6 road weights. Defaults: the widely copied GA-tuned table
 /// `{0, 17, 78, 141, 788, 1030, 10000}` for 0..6 stones (source not located, see papers.md),
@@ -117,8 +117,8 @@ impl RoadEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::connect::notation::board_from_record_moves;
-    use crate::game::connect::Rules;
+    use crate::games::connect::notation::board_from_record_moves;
+    use crate::games::connect::Rules;
 
     #[test]
     fn single_stone_scores_its_roads() {

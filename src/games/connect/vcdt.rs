@@ -8,46 +8,49 @@
 //! counter-threat are given up (the attacker would have to answer it), so a win found is a
 //! proof and a failure proves nothing.
 
-use super::{make_move, unmake_move, Engine};
-use crate::game::connect::movegen::{Move, Situation};
-use crate::game::connect::Board;
+use crate::games::connect::game::{make_move, unmake_move};
+use crate::games::connect::movegen::{Move, Situation};
+use crate::games::connect::search::ConnectGen;
+use crate::games::connect::Board;
+use crate::search::Clock;
 
 /// Attacking moves tried per attacker node, best first.
 const ATTACKS: usize = 12;
 
-impl Engine {
+impl ConnectGen {
     /// A move of the side to move that wins by continuous double threats within `depth`
-    /// attacking moves, looking at no more than `budget` positions, and the number of
-    /// attacking moves of the win found (the shortest). Deterministic.
-    pub(crate) fn vcdt(&mut self, board: &mut Board, depth: u32, budget: u64) -> Option<(Move, u32)> {
+    /// attacking moves, looking at no more than `budget` positions (counted on `clock`), and
+    /// the number of attacking moves of the win found (the shortest). Deterministic.
+    pub fn vcdt(&mut self, clock: &mut Clock, board: &mut Board, depth: u32, budget: u64) -> Option<(Move, u32)> {
         if board.rules().p < 2 || board.threat_count(board.to_move().other()) > 0 {
             return None;
         }
-        let limit = self.nodes.saturating_add(budget).min(self.node_limit);
+        let limit = clock.nodes.saturating_add(budget).min(clock.node_limit);
         let mut found = Move::NONE;
         // Iterative deepening: the shortest win is found first, and shallow failures are cheap.
         for d in 1..=depth {
-            if self.attack(board, d, limit, &mut found, 0) {
+            if self.attack(clock, board, d, limit, &mut found, 0) {
                 return Some((found, d));
             }
-            if self.nodes >= limit || self.stopped {
+            if clock.nodes >= limit || clock.stopped {
                 break;
             }
         }
         None
     }
 
-    fn vcdt_tick(&mut self, limit: u64) -> bool {
-        if self.nodes >= limit {
-            return true;
-        }
-        self.tick()
-    }
-
     /// The attacker (side to move) wins within `depth` attacking moves; `found` gets the
     /// first move at the root.
-    fn attack(&mut self, board: &mut Board, depth: u32, limit: u64, found: &mut Move, ply: usize) -> bool {
-        if self.vcdt_tick(limit) {
+    fn attack(
+        &mut self,
+        clock: &mut Clock,
+        board: &mut Board,
+        depth: u32,
+        limit: u64,
+        found: &mut Move,
+        ply: usize,
+    ) -> bool {
+        if vcdt_tick(clock, limit) {
             return false;
         }
         let me = board.to_move();
@@ -76,14 +79,14 @@ impl Engine {
         if !win && depth > 1 {
             for &(_, m) in attacks.iter().take(ATTACKS) {
                 let placed = make_move(board, m);
-                let holds = self.defend(board, depth - 1, limit, ply + 1);
+                let holds = self.defend(clock, board, depth - 1, limit, ply + 1);
                 unmake_move(board, placed);
                 if holds {
                     *found = m;
                     win = true;
                     break;
                 }
-                if self.nodes >= limit || self.stopped {
+                if clock.nodes >= limit || clock.stopped {
                     break;
                 }
             }
@@ -93,8 +96,8 @@ impl Engine {
     }
 
     /// Every block of the defender (side to move) still loses to the attacker.
-    fn defend(&mut self, board: &mut Board, depth: u32, limit: u64, ply: usize) -> bool {
-        if self.vcdt_tick(limit) {
+    fn defend(&mut self, clock: &mut Clock, board: &mut Board, depth: u32, limit: u64, ply: usize) -> bool {
+        if vcdt_tick(clock, limit) {
             return false;
         }
         let mut blocks = Vec::new();
@@ -107,7 +110,7 @@ impl Engine {
         let mut ignored = Move::NONE;
         for &b in &blocks {
             let placed = make_move(board, b);
-            let lost = self.attack(board, depth, limit, &mut ignored, ply + 1);
+            let lost = self.attack(clock, board, depth, limit, &mut ignored, ply + 1);
             unmake_move(board, placed);
             if !lost {
                 return false;
@@ -117,16 +120,47 @@ impl Engine {
     }
 }
 
+fn vcdt_tick(clock: &mut Clock, limit: u64) -> bool {
+    if clock.nodes >= limit {
+        return true;
+    }
+    clock.tick()
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::game::connect::eval::EvalKind;
-    use crate::game::connect::movegen::ThreatSet;
-    use crate::game::connect::notation::board_from_record_moves;
-    use crate::game::connect::{Colour, Rules};
-    use crate::search::{make_move, Engine, EngineConfig};
+    use crate::core::settings::EngineSettings;
+    use crate::games::connect::eval::CONNECT6_ROADS;
+    use crate::games::connect::game::make_move;
+    use crate::games::connect::movegen::ThreatSet;
+    use crate::games::connect::notation::board_from_record_moves;
+    use crate::games::connect::search::ConnectGen;
+    use crate::games::connect::{Colour, Connect6, Rules};
+    use crate::search::{Clock, Engine};
 
-    fn engine() -> Engine {
-        Engine::new(EngineConfig::default(), &EvalKind::Roads.schema(Rules::CONNECT6).defaults())
+    fn engine() -> Engine<Connect6> {
+        Engine::new(EngineSettings::default(), &CONNECT6_ROADS.defaults())
+    }
+
+    /// The threat-space search of a default engine: its generator and a fresh clock.
+    struct Vcdt(ConnectGen, Clock);
+
+    impl Vcdt {
+        fn new() -> Vcdt {
+            Vcdt(
+                ConnectGen::new(Rules::CONNECT6, &EngineSettings::default(), &CONNECT6_ROADS.defaults()),
+                Clock::unlimited(),
+            )
+        }
+
+        fn vcdt(
+            &mut self,
+            b: &mut crate::games::connect::Board,
+            depth: u32,
+            budget: u64,
+        ) -> Option<(crate::games::connect::movegen::Move, u32)> {
+            self.0.vcdt(&mut self.1, b, depth, budget)
+        }
     }
 
     #[test]
@@ -137,8 +171,7 @@ mod tests {
         let moves = ["d4", "s19s17", "c4e4", "s15s13", "c10d10", "s11s9", "e10a19", "s7s5"];
         let mut b = board_from_record_moves(Rules::CONNECT6, &moves).unwrap();
         assert_eq!(b.to_move(), Colour::Black);
-        let mut e = engine();
-        e.new_game(0);
+        let mut e = Vcdt::new();
         let (m, _) = e.vcdt(&mut b, 1, 100_000).expect("a forced win");
         make_move(&mut b, m);
         let mut t = ThreatSet::default();
@@ -160,14 +193,13 @@ mod tests {
             if b.threat_count(b.to_move()) > 0 || b.threat_count(b.to_move().other()) > 0 {
                 continue;
             }
-            let mut e = engine();
-            e.new_game(0);
+            let mut e = Vcdt::new();
             if let Some((m, _)) = e.vcdt(&mut b, 3, 20_000) {
                 claimed += 1;
                 make_move(&mut b, m);
                 let mut check = engine();
                 check.new_game(0);
-                let r = check.search(&mut b, &crate::search::Limits::depth(5));
+                let r = check.search(&mut b, &crate::core::limits::Limits::depth(5));
                 assert!(r.score < -crate::search::MATE_BOUND, "{moves:?} + {m:?}: PVS says {}", r.score);
             }
         }
@@ -177,8 +209,7 @@ mod tests {
     #[test]
     fn no_win_is_claimed_in_a_quiet_opening() {
         let mut b = board_from_record_moves(Rules::CONNECT6, &["j10", "k11k9", "h8l12"]).unwrap();
-        let mut e = engine();
-        e.new_game(0);
+        let mut e = Vcdt::new();
         assert_eq!(e.vcdt(&mut b, 4, 50_000), None);
     }
 }

@@ -15,7 +15,7 @@
 //! by cell index, so a fixed-depth search is deterministic.
 
 use super::board::{Board, Cell, Colour, MAX_K};
-use crate::weights::{WeightGroup, WeightSpec, Weights};
+use crate::core::weights::{WeightGroup, WeightSpec, Weights};
 
 /// The most stones a turn may place (p). Threat roads have at most this many empty cells.
 pub const MAX_P: usize = 2;
@@ -748,8 +748,8 @@ fn keep_best(best: &mut Vec<(i32, Cell)>, want: usize, score: i32, c: Cell) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::connect::notation::{board_from_record_moves, parse_record_move};
-    use crate::game::connect::Rules;
+    use crate::games::connect::notation::{board_from_record_moves, parse_record_move};
+    use crate::games::connect::Rules;
 
     fn gen(moves: &[&str]) -> (Situation, Vec<Move>, Board) {
         let b = board_from_record_moves(Rules::CONNECT6, moves).unwrap();
@@ -853,7 +853,7 @@ mod tests {
 
     #[test]
     fn move_order_weights_steer_the_cheap_score() {
-        use crate::game::connect::eval::roads::CONNECT6_ROADS;
+        use crate::games::connect::eval::roads::CONNECT6_ROADS;
         let b = board_from_record_moves(Rules::CONNECT6, &["j10", "k11k9", "j11j9"]).unwrap();
         let defaults = CONNECT6_ROADS.defaults();
         assert_eq!(MoveScoring::from_weights(&defaults, 6), MoveScoring::defaults(6));

@@ -77,7 +77,7 @@
 //! 60-stone Connect6 position in the test profile).
 //!
 //! ```
-//! use evotune::game::connect::eval::patterns::{classify_line, parse_line, Pattern};
+//! use evotune::games::connect::eval::patterns::{classify_line, parse_line, Pattern};
 //! let counts = classify_line(&parse_line("______XXXX_X______").unwrap(), 6, 2);
 //! assert_eq!(counts.get(Pattern::A5), 1);
 //! let counts = classify_line(&parse_line("OXXXXX______").unwrap(), 6, 2);
@@ -86,9 +86,9 @@
 
 use std::fmt;
 
-use crate::game::connect::board::{Board, Colour, Rules, DIRECTIONS, MAX_K};
-use crate::game::connect::movegen::{CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
-use crate::weights::{concat_specs, Schema, WeightGroup, WeightSpec, Weights};
+use crate::core::weights::{concat_specs, Schema, WeightGroup, WeightSpec, Weights};
+use crate::games::connect::board::{Board, Colour, Rules, DIRECTIONS, MAX_K};
+use crate::games::connect::movegen::{CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
 
 /// The shape of a pattern: how hard it is for the opponent to stop it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -703,7 +703,7 @@ impl PatternEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::connect::notation::board_from_record_moves;
+    use crate::games::connect::notation::board_from_record_moves;
 
     /// (k, p) of the two games.
     const C6: (usize, usize) = (6, 2);
@@ -1287,7 +1287,7 @@ mod tests {
         assert_eq!(e.evaluate(&b), -754);
         // Two more lone white stones: Black is to move and the same three scores for it.
         for m in ["c17", "q3"] {
-            b.play(crate::game::connect::notation::parse_record_move(Rules::CONNECT6, m).unwrap()[0]);
+            b.play(crate::games::connect::notation::parse_record_move(Rules::CONNECT6, m).unwrap()[0]);
         }
         assert_eq!(b.to_move(), Colour::Black);
         assert_eq!(e.evaluate(&b), 754);
@@ -1320,11 +1320,11 @@ mod tests {
         let mut b = board_from_record_moves(Rules::GOMOKU, &["h8", "a1", "i8", "o15", "j8"]).unwrap();
         assert_eq!(patterns_of(&b, Colour::Black).to_string(), "A3:1");
         assert_eq!(e.evaluate(&b), -400, "White to move faces Black's live three");
-        b.play(crate::game::connect::notation::parse_record_move(Rules::GOMOKU, "o1").unwrap()[0]);
+        b.play(crate::games::connect::notation::parse_record_move(Rules::GOMOKU, "o1").unwrap()[0]);
         assert_eq!(e.evaluate(&b), 8000, "Black to move owns a live three");
         // A white stone on one end makes it a sleep three.
         b.undo();
-        b.play(crate::game::connect::notation::parse_record_move(Rules::GOMOKU, "k8").unwrap()[0]);
+        b.play(crate::games::connect::notation::parse_record_move(Rules::GOMOKU, "k8").unwrap()[0]);
         assert_eq!(patterns_of(&b, Colour::Black).to_string(), "S3:1");
         assert_eq!(e.evaluate(&b), 50);
     }

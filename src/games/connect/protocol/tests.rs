@@ -9,15 +9,16 @@ use std::time::Duration;
 use proptest::prelude::*;
 
 use super::*;
-use crate::game::connect::eval::EvalKind;
-use crate::game::connect::Rules;
-use crate::search::EngineConfig;
+use crate::core::limits::Limits;
+use crate::core::settings::EngineSettings;
+use crate::games::connect::eval::CONNECT6_ROADS;
+use crate::games::connect::{Connect6, Rules};
 
 const C6: Rules = Rules::CONNECT6;
 
-fn engine() -> Engine {
-    let weights = EvalKind::Roads.schema(C6).defaults();
-    Engine::new(EngineConfig { tt_mib: 1, ..EngineConfig::default() }, &weights)
+fn engine() -> Engine<Connect6> {
+    let weights = CONNECT6_ROADS.defaults();
+    Engine::new(EngineSettings { tt_mib: 1, ..EngineSettings::default() }, &weights)
 }
 
 fn options() -> ProtocolOptions {
@@ -161,7 +162,7 @@ enum Opponent {
     /// Uniformly random free cells from a linear congruential stream of this seed.
     Random(u64),
     /// A second engine with other weights: real games, with blocks and long fights.
-    Engine(Box<Engine>),
+    Engine(Box<Engine<Connect6>>),
 }
 
 impl Opponent {
@@ -266,8 +267,9 @@ fn full_games_as_white_and_black() {
 #[test]
 fn long_games_against_another_engine_stay_legal() {
     for (colour, weights) in [(Colour::White, "random:5"), (Colour::Black, "random:6")] {
-        let (w, _, _) = crate::player::load_weights(weights, Some(EvalKind::Roads), C6).expect("built-in weights");
-        let other = Engine::new(EngineConfig { tt_mib: 1, ..EngineConfig::default() }, &w);
+        let (w, _, _) =
+            crate::player::load_weights(weights, Some("roads"), crate::registry::CONNECT6).expect("built-in weights");
+        let other = Engine::new(EngineSettings { tt_mib: 1, ..EngineSettings::default() }, &w);
         let (input, output, mirror) = play_game(colour, Opponent::Engine(Box::new(other)));
         assert!(mirror.stone_count() > 12, "a real fight:\n{}", mirror.diagram());
         assert_eq!(transcript(&input), output);

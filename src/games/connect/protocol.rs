@@ -17,12 +17,14 @@
 //! never prints a move for a position that is over or out of turn.
 //!
 //! ```
-//! use evotune::game::connect::eval::EvalKind;
-//! use evotune::game::connect::protocol::{run, ProtocolOptions};
-//! use evotune::game::connect::Rules;
-//! use evotune::search::{Engine, EngineConfig, Limits};
-//! let weights = EvalKind::Roads.schema(Rules::CONNECT6).defaults();
-//! let mut engine = Engine::new(EngineConfig { tt_mib: 1, ..EngineConfig::default() }, &weights);
+//! use evotune::games::connect::eval::CONNECT6_ROADS;
+//! use evotune::games::connect::protocol::{run, ProtocolOptions};
+//! use evotune::games::connect::Connect6;
+//! use evotune::core::limits::Limits;
+//! use evotune::core::settings::EngineSettings;
+//! use evotune::search::Engine;
+//! let weights = CONNECT6_ROADS.defaults();
+//! let mut engine = Engine::<Connect6>::new(EngineSettings { tt_mib: 1, ..EngineSettings::default() }, &weights);
 //! let options = ProtocolOptions { limits: Limits::depth(1), ..ProtocolOptions::default() };
 //! let mut out = Vec::new();
 //! run(&mut engine, &options, &b"name?\nquit\n"[..], &mut out, std::io::sink()).unwrap();
@@ -32,49 +34,22 @@
 use std::io::{BufRead, Write};
 
 use super::board::{Board, Cell, Colour};
+use super::game::ConnectGame;
 use super::notation::{move_to_competition, parse_competition_move, play_move};
-use crate::search::{Engine, Limits, MAX_PLY};
-
-/// How the front end talks.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ProtocolOptions {
-    /// Answer to `name?`.
-    pub name: String,
-    /// Limits of every search; `depth d` replaces the depth limit for the rest of the session.
-    pub limits: Limits,
-    /// Rows counted from the top (`'S'-y`) in both directions, as some platforms do.
-    pub flip_rows: bool,
-    /// Write `error ...` lines on the error stream instead of the output.
-    pub errors_to_stderr: bool,
-    /// Write a one-stone move as `JJ@@` rather than `JJ` (the competition template's form).
-    pub pad_single: bool,
-    /// After each search, a comment with depth, score, nodes, time and PV on the error stream.
-    pub verbose: bool,
-}
-
-impl Default for ProtocolOptions {
-    fn default() -> Self {
-        ProtocolOptions {
-            name: "evotune".into(),
-            limits: Limits::default(),
-            flip_rows: false,
-            errors_to_stderr: false,
-            pad_single: true,
-            verbose: false,
-        }
-    }
-}
+use crate::core::limits::Limits;
+pub use crate::games::ProtocolOptions;
+use crate::search::{Engine, Searchable, MAX_PLY};
 
 /// Runs the protocol until `quit` (replies `Quit!`) or the end of the input, both `Ok`.
 /// Errors are only those of reading the input or writing the replies (e.g. a closed pipe).
-pub fn run<R: BufRead, W: Write, E: Write>(
-    engine: &mut Engine,
+pub fn run<G: ConnectGame + Searchable, R: BufRead, W: Write, E: Write>(
+    engine: &mut Engine<G>,
     options: &ProtocolOptions,
     mut input: R,
     out: W,
     err: E,
 ) -> std::io::Result<()> {
-    let board = Board::new(engine.rules());
+    let board = Board::new(G::RULES);
     let mut session =
         Session { engine, options, limits: options.limits, board, engine_colour: None, ended: false, out, err };
     let mut raw = Vec::new();
@@ -101,8 +76,8 @@ enum Flow {
 /// A rejected command: the reason of its `error` line.
 type Reject = String;
 
-struct Session<'a, W, E> {
-    engine: &'a mut Engine,
+struct Session<'a, G: Searchable, W, E> {
+    engine: &'a mut Engine<G>,
     options: &'a ProtocolOptions,
     limits: Limits,
     board: Board,
@@ -114,7 +89,7 @@ struct Session<'a, W, E> {
     err: E,
 }
 
-impl<W: Write, E: Write> Session<'_, W, E> {
+impl<G: ConnectGame + Searchable, W: Write, E: Write> Session<'_, G, W, E> {
     fn handle(&mut self, line: &str) -> std::io::Result<Flow> {
         let mut words = line.split_whitespace();
         let Some(first) = words.next() else {
@@ -172,7 +147,7 @@ impl<W: Write, E: Write> Session<'_, W, E> {
             [c] if c.eq_ignore_ascii_case("white") => Colour::White,
             _ => return Ok(Err("expected `new black` or `new white`".into())),
         };
-        self.board = Board::new(self.engine.rules());
+        self.board = Board::new(G::RULES);
         self.engine.new_game(0);
         self.engine_colour = Some(colour);
         self.ended = false;

@@ -2,8 +2,14 @@
 
 pub mod board;
 pub mod eval;
+pub mod frontend;
+pub mod game;
 pub mod movegen;
 pub mod notation;
+pub mod openings;
 pub mod protocol;
+pub mod search;
+pub mod vcdt;
 
 pub use board::{Board, Cell, Colour, Rules};
+pub use game::{make_move, unmake_move, Connect6, Gomoku};

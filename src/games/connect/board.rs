@@ -8,7 +8,7 @@
 //! board stays independent of any weight table.
 //!
 //! ```
-//! use evotune::game::connect::{Board, Rules, Colour};
+//! use evotune::games::connect::{Board, Rules, Colour};
 //! let mut b = Board::new(Rules::CONNECT6);
 //! b.play(b.cell(9, 9)); // Black's single first stone at the centre (j10)
 //! assert_eq!(b.to_move(), Colour::White);
