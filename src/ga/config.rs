@@ -332,11 +332,14 @@ pub struct HallOfFameConfig {
     /// Fixed reference opponents every individual also plays, every generation: weight files
     /// or built-in tables (`defaults`, `random:SEED`). They make fitness partly absolute.
     pub anchors: Vec<String>,
+    /// Every individual plays an anchor from the same openings in a generation (common random
+    /// numbers: differences between tables are measured on the same positions).
+    pub common_openings: bool,
 }
 
 impl Default for HallOfFameConfig {
     fn default() -> Self {
-        HallOfFameConfig { opponents: 0, pairs: 1, anchors: Vec::new() }
+        HallOfFameConfig { opponents: 0, pairs: 1, anchors: Vec::new(), common_openings: true }
     }
 }
 

@@ -242,27 +242,40 @@ impl<'a> Evolver<'a> {
         let groups = split_groups(&mut stream(seed, &[g, GROUPS]), m, config.groups);
         let mut opening_rng = stream(seed, &[g, OPENINGS]);
         let mut seats: Vec<(Seat, Seat, usize)> = Vec::new();
-        let mut add_pairs = |a: Seat, b: Seat, pairs: usize, rng: &mut rand_chacha::ChaCha8Rng| {
-            let first = rng.random_range(0..self.suite.len());
+        let n_openings = self.suite.len();
+        let mut add_pairs = |a: Seat, b: Seat, pairs: usize, first: usize| {
             for p in 0..pairs {
-                let opening = (first + p) % self.suite.len();
+                let opening = (first + p) % n_openings;
                 seats.push((a, b, opening));
                 seats.push((b, a, opening));
             }
         };
         for group in &groups {
             for (a, b) in round_robin(group) {
-                add_pairs(Seat::Member(a), Seat::Member(b), config.pairs, &mut opening_rng);
+                add_pairs(Seat::Member(a), Seat::Member(b), config.pairs, opening_rng.random_range(0..n_openings));
             }
         }
+        // Common openings: everyone meets an anchor on the same openings this generation, so
+        // that two tables are compared on the same positions and the many games an opening
+        // decides whoever plays it cancel out of the comparison.
+        let anchor_first: Vec<usize> = (0..self.anchors.len())
+            .map(|_| if config.hall_of_fame.common_openings { opening_rng.random_range(0..n_openings) } else { 0 })
+            .collect();
         let opponents = self.opponents(state);
         for i in 0..m {
             // A survivor does not play its own hall-of-fame entry (nor any identical table).
             for &h in opponents.iter().filter(|&&h| state.hall_of_fame[h].genes != state.population[i].genes) {
-                add_pairs(Seat::Member(i), Seat::Hall(h), config.hall_of_fame.pairs, &mut opening_rng);
+                add_pairs(
+                    Seat::Member(i),
+                    Seat::Hall(h),
+                    config.hall_of_fame.pairs,
+                    opening_rng.random_range(0..n_openings),
+                );
             }
-            for a in 0..self.anchors.len() {
-                add_pairs(Seat::Member(i), Seat::Anchor(a), config.hall_of_fame.pairs, &mut opening_rng);
+            for (a, &common) in anchor_first.iter().enumerate() {
+                let first =
+                    if config.hall_of_fame.common_openings { common } else { opening_rng.random_range(0..n_openings) };
+                add_pairs(Seat::Member(i), Seat::Anchor(a), config.hall_of_fame.pairs, first);
             }
         }
 
@@ -507,8 +520,10 @@ pub(crate) mod tests {
         config.hall_of_fame.anchors.clear();
         config.pairs = 1;
         config.hall_of_fame.pairs = 1;
-        // The paper's scheme; the tests of the other modes set their own.
+        // The paper's scheme and operators; the tests of the other modes set their own.
         config.fitness.mode = FitnessMode::Li2007;
+        config.mutation.sigma = 1.0;
+        config.init.noise = 0.1;
         config.diversity = crate::ga::config::DiversityConfig::default();
         let suite = OpeningSuite { game: crate::registry::CONNECT6, openings: vec![vec!["j10".into()]] };
         let target: Vec<i32> = config.schema().unwrap().specs.iter().map(|s| (s.min + s.max) / 3).collect();
@@ -677,6 +692,30 @@ pub(crate) mod tests {
         // Closer to the mock's target means stronger: the run's champion beats the anchor.
         let best = last.best_individual();
         assert!(last.fitness[last.best] > 0.0, "{:?}", best);
+    }
+
+    #[test]
+    fn everyone_meets_the_anchor_on_the_same_openings() {
+        let (mut config, _, referee) = anchors_setup();
+        let openings: Vec<Vec<String>> =
+            (0..50).map(|i| vec![format!("{}10", (b'a' + (i % 19) as u8) as char)]).collect();
+        let suite = OpeningSuite { rules: Rules::CONNECT6, openings };
+        let vs_anchor = |config: &EvolveConfig| {
+            let (_, results) = run(config, &suite, &referee, 2);
+            let mut by_member: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+            for r in results[1].records.iter().filter(|r| r.black == "anchor-defaults" || r.white == "anchor-defaults")
+            {
+                let member = if r.black == "anchor-defaults" { &r.white } else { &r.black };
+                by_member.entry(member.clone()).or_default().push(r.opening.unwrap());
+            }
+            by_member.into_values().collect::<Vec<_>>()
+        };
+        let common = vs_anchor(&config);
+        assert_eq!(common.len(), config.population);
+        assert!(common.iter().all(|o| o == &common[0]), "{common:?}");
+        config.hall_of_fame.common_openings = false;
+        let own = vs_anchor(&config);
+        assert!(own.iter().any(|o| o != &own[0]), "{own:?}");
     }
 
     #[test]
