@@ -699,13 +699,13 @@ pub(crate) mod tests {
         let (mut config, _, referee) = anchors_setup();
         let openings: Vec<Vec<String>> =
             (0..50).map(|i| vec![format!("{}10", (b'a' + (i % 19) as u8) as char)]).collect();
-        let suite = OpeningSuite { rules: Rules::CONNECT6, openings };
+        let suite = OpeningSuite { game: crate::registry::CONNECT6, openings };
         let vs_anchor = |config: &EvolveConfig| {
             let (_, results) = run(config, &suite, &referee, 2);
             let mut by_member: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
-            for r in results[1].records.iter().filter(|r| r.black == "anchor-defaults" || r.white == "anchor-defaults")
+            for r in results[1].records.iter().filter(|r| r.first == "anchor-defaults" || r.second == "anchor-defaults")
             {
-                let member = if r.black == "anchor-defaults" { &r.white } else { &r.black };
+                let member = if r.first == "anchor-defaults" { &r.second } else { &r.first };
                 by_member.entry(member.clone()).or_default().push(r.opening.unwrap());
             }
             by_member.into_values().collect::<Vec<_>>()
