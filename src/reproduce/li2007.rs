@@ -19,12 +19,12 @@ use crate::arena::openings::Openings;
 use crate::arena::player::Player;
 use crate::arena::tournament::play_tournament;
 use crate::arena::tournament::{pairings, TournamentConfig, TournamentReport};
-use crate::commands::evolve::{opening_suite, run_loop};
 use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
 use crate::ga::evolve::Evolver;
+use crate::ga::run::{self, opening_suite};
 use crate::ga::run_folder::{RunFolder, RunPaths};
 use crate::player::random_weights;
 use crate::registry::EngineReferee;
@@ -328,8 +328,13 @@ fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
     if state.generation >= config.generations {
         return Ok(());
     }
-    let threads = rayon::current_num_threads();
-    let done = run_loop(config, &mut state, &folder, &suite, &referee, setup.mode, threads, !setup.quiet(), &[])?;
+    let options = run::Options {
+        mode: setup.mode,
+        threads: rayon::current_num_threads(),
+        handle_ctrl_c: !setup.quiet(),
+        compare: &[],
+    };
+    let done = run::run(config, &mut state, &folder, &suite, &referee, &options)?;
     if done.is_none() {
         bail!("stopped during the GA run; run the same command again to continue it from its last checkpoint");
     }
