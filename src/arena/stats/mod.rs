@@ -28,6 +28,7 @@
 //! assert_eq!(sprt.verdict(llr), None); // three pairs decide nothing
 //! ```
 
+mod elo;
 mod ratings;
 mod sample;
 mod scores;
@@ -35,8 +36,9 @@ mod sprt;
 #[cfg(test)]
 mod tests;
 
+pub use elo::{elo_from_score, score_from_elo};
 pub use ratings::{ratings, Rating, RatingsError};
-pub use scores::{elo_from_score, score_from_elo, GameScore, Pentanomial, Wdl};
+pub use scores::{GameScore, Pentanomial, Wdl};
 pub use sprt::{Hypothesis, Sprt, SprtError};
 
 /// Φ⁻¹(0.975): the half-width of a two-sided 95% normal interval in standard deviations.

@@ -1,7 +1,7 @@
 //! A sample of scores summarised by its size, mean and variance: what the intervals of game
 //! and pair counts and the SPRT's log-likelihood ratio are computed from.
 
-use super::scores::elo_from_score;
+use super::elo::elo_from_score;
 use super::Z95;
 
 /// Per-game score of each pentanomial class: pair score / 2.

@@ -1,7 +1,8 @@
 //! The sequential probability ratio test of fishtest and OpenBench on game or pair counts.
 
+use super::elo::score_from_elo;
 use super::sample::{Sample, PAIR_VALUES};
-use super::scores::{score_from_elo, Pentanomial, Wdl};
+use super::scores::{Pentanomial, Wdl};
 
 /// fishtest's regularisation: an empty outcome class counts as 1e-3 observations, so that a
 /// sample with a single outcome (say, all wins) still has a positive variance and the SPRT

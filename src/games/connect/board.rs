@@ -22,6 +22,9 @@ use std::sync::{Arc, OnceLock};
 /// The largest k supported (roads are at most this long).
 pub const MAX_K: usize = 8;
 
+/// The most stones a turn may place (p). Threat roads have at most this many empty cells.
+pub const MAX_P: usize = 2;
+
 /// A cell index, `x + y * width`.
 pub type Cell = u16;
 
@@ -122,10 +125,7 @@ impl Geometry {
     fn build(rules: Rules) -> Geometry {
         let (w, h, k) = (rules.width as i32, rules.height as i32, rules.k as i32);
         assert!((2..=MAX_K as i32).contains(&k) && k <= w.max(h), "unsupported k");
-        assert!(
-            (1..=super::movegen::MAX_P as u8).contains(&rules.p) && (1..=rules.p).contains(&rules.q),
-            "unsupported p or q"
-        );
+        assert!((1..=MAX_P as u8).contains(&rules.p) && (1..=rules.p).contains(&rules.q), "unsupported p or q");
         assert!(w * h <= u16::MAX as i32, "board too large");
         let mut road_cells = Vec::new();
         for (dx, dy) in DIRECTIONS {

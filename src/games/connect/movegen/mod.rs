@@ -25,9 +25,7 @@ pub use scoring::{MoveScoring, CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
 pub use threats::ThreatSet;
 
 use super::board::Cell;
-
-/// The most stones a turn may place (p). Threat roads have at most this many empty cells.
-pub const MAX_P: usize = 2;
+pub use super::board::MAX_P;
 
 /// One move: one or two stones (sorted, so that a pair has one spelling).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
