@@ -95,8 +95,6 @@ impl<M: GameMove> Node<M> {
     }
 }
 
-const _: () = assert!(std::mem::size_of::<Node<crate::games::connect::movegen::Move>>() == 32);
-
 /// The search tree and the scratch buffers of one engine, reused by every search so that
 /// memory stays bounded by the arena's cap whatever the number of moves and games.
 #[derive(Debug)]
@@ -560,6 +558,13 @@ mod tests {
         assert!(r.nodes > 0);
         assert_eq!(r.best.stones().len(), 2);
         assert!(r.best.stones().iter().all(|&c| b.is_empty_cell(c)));
+    }
+
+    /// The arena's cap is in nodes; with Connect's moves a node is 32 bytes (see
+    /// [`MAX_TREE_NODES`]).
+    #[test]
+    fn connect_nodes_are_32_bytes() {
+        assert_eq!(std::mem::size_of::<Node<Move>>(), 32);
     }
 
     #[test]
