@@ -76,22 +76,10 @@ impl Rules {
     /// Freestyle Gomoku: Connect(15,15,5,1,1), overlines win.
     pub const GOMOKU: Rules = Rules { width: 15, height: 15, k: 5, p: 1, q: 1 };
 
-    /// The rules of a game named in weight files and records (`connect6`, `gomoku`).
-    pub fn for_game(name: &str) -> Option<Rules> {
-        match name {
-            "connect6" => Some(Rules::CONNECT6),
-            "gomoku" => Some(Rules::GOMOKU),
-            _ => None,
-        }
-    }
-
-    /// The game's name as used in weight files and records.
-    pub fn game_name(&self) -> &'static str {
-        if *self == Rules::GOMOKU {
-            "gomoku"
-        } else {
-            "connect6"
-        }
+    /// The word for a line of k stones, as records give it as the end of a game (`five`,
+    /// `six`).
+    pub fn line_word(&self) -> &'static str {
+        ["two", "three", "four", "five", "six", "seven", "eight"][(self.k as usize).clamp(2, MAX_K) - 2]
     }
 
     pub fn cells(&self) -> usize {

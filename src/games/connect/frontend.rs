@@ -44,7 +44,7 @@ macro_rules! connect_frontend {
             }
 
             fn opening_maker(&self, config: &OpeningConfig) -> Box<dyn OpeningMaker> {
-                Box::new(ConnectOpenings::new(<$game as ConnectGame>::RULES, config))
+                Box::new(ConnectOpenings::new(<$game as ConnectGame>::RULES, <$game as ConnectGame>::ROADS, config))
             }
 
             fn bench_positions(&self) -> &'static [&'static str] {

@@ -2,7 +2,9 @@
 //! or two stones their move.
 
 use crate::core::game::{Evaluation, Game, GameMove, MoveOf, Position, Side, Status};
+use crate::core::weights::Schema;
 use crate::games::connect::board::{Board, Cell, Colour, Rules};
+use crate::games::connect::eval::{CONNECT6_ROADS, GOMOKU_ROADS};
 use crate::games::connect::movegen::Move;
 use crate::games::connect::notation::{board_from_record_moves, move_to_record, parse_record_move, play_move};
 
@@ -15,21 +17,21 @@ pub struct Connect6;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Gomoku;
 
-/// A game of the Connect family: its rules and the words its records use.
+/// A game of the Connect family: its rules, and the road table that judges the balance of
+/// its random openings.
 pub trait ConnectGame: Game<Position = Board> {
     const RULES: Rules;
-    /// The end reason of a line of k (`six`, `five`).
-    const LINE: &'static str;
+    const ROADS: &'static Schema;
 }
 
 impl ConnectGame for Connect6 {
     const RULES: Rules = Rules::CONNECT6;
-    const LINE: &'static str = "six";
+    const ROADS: &'static Schema = &CONNECT6_ROADS;
 }
 
 impl ConnectGame for Gomoku {
     const RULES: Rules = Rules::GOMOKU;
-    const LINE: &'static str = "five";
+    const ROADS: &'static Schema = &GOMOKU_ROADS;
 }
 
 /// The side of a colour: Black moves first.
@@ -89,8 +91,7 @@ impl Position for Board {
 
     fn status(&self) -> Status {
         if let Some(w) = self.winner() {
-            let reason = if self.rules().k == 6 { "six" } else { "five" };
-            Status::Won { winner: side_of(w), reason }
+            Status::Won { winner: side_of(w), reason: self.rules().line_word() }
         } else if self.is_full() {
             Status::Draw { reason: "full" }
         } else {

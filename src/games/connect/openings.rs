@@ -7,9 +7,9 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::arena::openings::{Attempt, OpeningConfig, OpeningMaker, OpeningMethod};
+use crate::core::weights::Schema;
 use crate::games::connect::board::{Board, Rules};
 use crate::games::connect::eval::roads::RoadEval;
-use crate::games::connect::eval::{CONNECT6_ROADS, GOMOKU_ROADS};
 use crate::games::connect::movegen::{MoveGen, MoveGenConfig, Situation};
 use crate::games::connect::notation::record_moves;
 
@@ -24,13 +24,13 @@ pub struct ConnectOpenings {
 }
 
 impl ConnectOpenings {
-    pub fn new(rules: Rules, config: &OpeningConfig) -> ConnectOpenings {
+    /// The maker of a rule set's openings, `roads` judging the balance of random ones.
+    pub fn new(rules: Rules, roads: &'static Schema, config: &OpeningConfig) -> ConnectOpenings {
         let (cx, cy) = (rules.width as i32 / 2, rules.height as i32 / 2);
         let r = config.radius.max(1) as i32;
         let area: Vec<(i32, i32)> = (-r..=r).flat_map(|dy| (-r..=r).map(move |dx| (cx + dx, cy + dy))).collect();
         // Wide enough that `top` can reach past the search's usual width.
         let wide = MoveGenConfig { width: config.top.max(1), ..MoveGenConfig::default() };
-        let roads = if rules == Rules::GOMOKU { &GOMOKU_ROADS } else { &CONNECT6_ROADS };
         ConnectOpenings {
             rules,
             config: *config,
@@ -224,7 +224,7 @@ mod tests {
     fn random_suites_are_balanced() {
         let config = OpeningConfig { count: 30, turns: 3, method: OpeningMethod::Random, ..OpeningConfig::default() };
         let a = check_suite(&config, 5);
-        let eval = RoadEval::new(&CONNECT6_ROADS.defaults());
+        let eval = RoadEval::new(&crate::games::connect::eval::CONNECT6_ROADS.defaults());
         for o in &a.openings {
             let b = board_from_record_moves(Rules::CONNECT6, o).unwrap();
             assert!(eval.evaluate(&b).abs() <= config.balance);
