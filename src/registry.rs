@@ -18,7 +18,8 @@ use crate::arena::{ArenaGame, OpeningError};
 use crate::core::game::{Evaluation, GameMove, Position, Side, Status};
 use crate::core::limits::Limits;
 use crate::core::weights::Schema;
-use crate::games::connect::{Connect6, Gomoku};
+use crate::games::connect::Connect6;
+use crate::games::gomoku::Gomoku;
 use crate::games::{Frontend, ProtocolOptions};
 use crate::search::Engine;
 

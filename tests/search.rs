@@ -16,7 +16,8 @@ use evotune::games::connect::make_move;
 use evotune::games::connect::movegen::Move;
 use evotune::games::connect::movegen::{MoveGen, MoveGenConfig, Situation};
 use evotune::games::connect::notation::{board_from_record_moves, play_move, record_moves};
-use evotune::games::connect::{Board, Colour, Connect6, Gomoku, Rules};
+use evotune::games::connect::{Board, Colour, Connect6, Rules};
+use evotune::games::gomoku::{Gomoku, GomokuBoard};
 use evotune::player::random_weights;
 use evotune::search::{Engine, SearchResult, MATE_BOUND};
 
@@ -182,7 +183,8 @@ fn gomoku_engines_play_legal_single_stones() {
                 return;
             }
             e.new_game(0);
-            let r = e.search(b, &Limits::depth(2));
+            let mut pos = GomokuBoard::from_board(b.clone());
+            let r = e.search(&mut pos, &Limits::depth(2));
             let what = format!("gomoku {:?}", record_moves(b));
             assert_eq!(r.best.stones().len(), 1, "{what}");
             let mut after = b.clone();

@@ -4,6 +4,7 @@
 //! (openings, bench positions, engine protocol).
 
 pub mod connect;
+pub mod gomoku;
 
 use std::io::{BufRead, Write};
 

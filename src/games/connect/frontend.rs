@@ -1,11 +1,11 @@
-//! Connect6 and Gomoku as the registry sees them: their openings, their bench positions and
-//! their engine protocols.
+//! Connect6 as the registry sees it: its openings, its bench positions and its engine
+//! protocol.
 
 use std::io::{BufRead, Write};
 
 use crate::arena::openings::{OpeningConfig, OpeningMaker};
 use crate::games::connect::board::Board;
-use crate::games::connect::game::{Connect6, ConnectGame, Gomoku};
+use crate::games::connect::game::{Connect6, ConnectGame};
 use crate::games::connect::openings::{canonical, stones_in_turns, ConnectOpenings};
 use crate::games::connect::protocol;
 use crate::games::{Frontend, ProtocolOptions};
@@ -66,4 +66,3 @@ macro_rules! connect_frontend {
 }
 
 connect_frontend!(Connect6, CONNECT6_BENCH, protocol::run);
-connect_frontend!(Gomoku, &[], protocol::run);

@@ -4,7 +4,7 @@
 use crate::core::game::{Evaluation, Game, GameMove, MoveOf, Position, Side, Status};
 use crate::core::weights::Schema;
 use crate::games::connect::board::{Board, Cell, Colour, Rules};
-use crate::games::connect::eval::{CONNECT6_ROADS, GOMOKU_ROADS};
+use crate::games::connect::eval::CONNECT6_ROADS;
 use crate::games::connect::movegen::Move;
 use crate::games::connect::notation::{board_from_record_moves, move_to_record, parse_record_move, play_move};
 
@@ -13,13 +13,9 @@ use crate::games::connect::notation::{board_from_record_moves, move_to_record, p
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Connect6;
 
-/// Freestyle Gomoku: Connect(15,15,5,1,1), five or more in a row wins.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Gomoku;
-
 /// A game of the Connect family: its rules, and the road table that judges the balance of
 /// its random openings.
-pub trait ConnectGame: Game<Position = Board> {
+pub trait ConnectGame: Game {
     const RULES: Rules;
     const ROADS: &'static Schema;
 }
@@ -29,9 +25,32 @@ impl ConnectGame for Connect6 {
     const ROADS: &'static Schema = &CONNECT6_ROADS;
 }
 
-impl ConnectGame for Gomoku {
-    const RULES: Rules = Rules::GOMOKU;
-    const ROADS: &'static Schema = &GOMOKU_ROADS;
+/// A position of the Connect family: its board, and stones placed and taken one at a time (a
+/// position may keep more than the board does, incrementally; Gomoku's keeps its 6-cell
+/// windows). The Connect hooks of the search are written against it.
+pub trait ConnectPosition: Position<Move = Move, Undo = usize> {
+    fn board(&self) -> &Board;
+    /// Places the next stone for the side to move (an empty cell, the game not over).
+    fn place(&mut self, c: Cell);
+    /// Takes back the last stone.
+    fn unplace(&mut self);
+}
+
+impl ConnectPosition for Board {
+    #[inline]
+    fn board(&self) -> &Board {
+        self
+    }
+
+    #[inline]
+    fn place(&mut self, c: Cell) {
+        self.play(c)
+    }
+
+    #[inline]
+    fn unplace(&mut self) {
+        self.undo()
+    }
 }
 
 /// The side of a colour: Black moves first.
@@ -174,7 +193,8 @@ pub fn legal_moves(board: &Board, out: &mut Vec<Move>) {
     }
 }
 
-fn parse(rules: Rules, text: &str) -> Result<Move, String> {
+/// Reads a move in record notation (a pair of two different cells, or one stone).
+pub fn parse(rules: Rules, text: &str) -> Result<Move, String> {
     let stones = parse_record_move(rules, text).map_err(|e| e.to_string())?;
     if let [a, b] = stones[..] {
         if a == b {
@@ -233,4 +253,3 @@ macro_rules! connect_game {
 }
 
 connect_game!(Connect6, "connect6", "Connect6", crate::games::connect::eval::CONNECT6_EVALUATIONS);
-connect_game!(Gomoku, "gomoku", "Gomoku", crate::games::connect::eval::GOMOKU_EVALUATIONS);

@@ -12,4 +12,4 @@ pub mod search;
 pub mod vcdt;
 
 pub use board::{Board, Cell, Colour, Rules};
-pub use game::{make_move, unmake_move, Connect6, Gomoku};
+pub use game::{make_move, unmake_move, Connect6};

@@ -42,7 +42,7 @@ use crate::search::{Engine, Searchable, MAX_PLY};
 
 /// Runs the protocol until `quit` (replies `Quit!`) or the end of the input, both `Ok`.
 /// Errors are only those of reading the input or writing the replies (e.g. a closed pipe).
-pub fn run<G: ConnectGame + Searchable, R: BufRead, W: Write, E: Write>(
+pub fn run<G: ConnectGame + Searchable<Position = Board>, R: BufRead, W: Write, E: Write>(
     engine: &mut Engine<G>,
     options: &ProtocolOptions,
     mut input: R,
@@ -89,7 +89,7 @@ struct Session<'a, G: Searchable, W, E> {
     err: E,
 }
 
-impl<G: ConnectGame + Searchable, W: Write, E: Write> Session<'_, G, W, E> {
+impl<G: ConnectGame + Searchable<Position = Board>, W: Write, E: Write> Session<'_, G, W, E> {
     fn handle(&mut self, line: &str) -> std::io::Result<Flow> {
         let mut words = line.split_whitespace();
         let Some(first) = words.next() else {

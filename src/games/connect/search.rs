@@ -11,7 +11,7 @@ use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 use crate::games::connect::board::{Board, Cell, Rules};
 use crate::games::connect::eval::Evaluator;
-use crate::games::connect::game::{side_of, ConnectGame};
+use crate::games::connect::game::{side_of, ConnectGame, ConnectPosition};
 use crate::games::connect::movegen::{Move, MoveGen, MoveGenConfig, MoveScoring, Situation, ThreatSet};
 use crate::search::mcts::{for_first, win_probability};
 use crate::search::{Clock, Exact, Root, Searchable, MATE, MAX_PLY};
@@ -50,8 +50,16 @@ impl ConnectGen {
         }
     }
 
+    /// See [`Searchable::node_entry`].
     #[inline]
-    fn node_entry(&mut self, eval: &impl Evaluate<Board>, board: &Board, depth: i32, ply: usize) -> Result<(), i32> {
+    pub fn node_entry<P: ConnectPosition>(
+        &mut self,
+        eval: &impl Evaluate<P>,
+        pos: &P,
+        depth: i32,
+        ply: usize,
+    ) -> Result<(), i32> {
+        let board = pos.board();
         if board.winner().is_some() {
             // The previous move completed a line: the side to move has lost.
             return Err(-(MATE - ply as i32));
@@ -66,7 +74,7 @@ impl ConnectGen {
             Situation::Win => Err(MATE - (ply as i32 + 1)),
             Situation::Lost => Err(-(MATE - (ply as i32 + 2))),
             Situation::Full => Err(0),
-            _ if depth <= 0 || ply >= MAX_PLY => Err(eval.evaluate(board)),
+            _ if depth <= 0 || ply >= MAX_PLY => Err(eval.evaluate(pos)),
             _ => Ok(()),
         }
     }
@@ -74,7 +82,7 @@ impl ConnectGen {
     /// Where at least two turns remain, moves making double threats are added: one making
     /// three threats wins, and the child's node entry sees it.
     #[inline]
-    fn generate(&mut self, board: &Board, depth: i32, out: &mut Vec<Move>) {
+    pub fn generate(&mut self, board: &Board, depth: i32, out: &mut Vec<Move>) {
         if depth >= 2 {
             self.movegen.generate_with_threats(board, THREAT_MOVES, out);
         } else {
@@ -82,7 +90,8 @@ impl ConnectGen {
         }
     }
 
-    fn root(&mut self, board: &Board, out: &mut Vec<Move>) -> Root {
+    /// See [`Searchable::root`].
+    pub fn root(&mut self, board: &Board, out: &mut Vec<Move>) -> Root {
         match self.movegen.generate_with_threats(board, THREAT_MOVES, out) {
             Situation::Win => Root::Decided(MATE - 1),
             Situation::Lost => Root::Decided(-(MATE - 2)),
@@ -92,7 +101,8 @@ impl ConnectGen {
         }
     }
 
-    fn exact(&mut self, board: &Board) -> Option<Exact> {
+    /// See [`Searchable::exact`].
+    pub fn exact(&mut self, board: &Board) -> Option<Exact> {
         match self.movegen.situation(board) {
             Situation::Win => Some(Exact::Win(1)),
             Situation::Lost => Some(Exact::Loss(2)),
@@ -109,11 +119,12 @@ impl ConnectGen {
     /// every other stone is the best, by the generator's `score_cell`, of [`PLAYOUT_SAMPLES`]
     /// random empty cells near random stones. At the cap the evaluation scores the position
     /// through `win_probability`.
-    fn playout(&mut self, eval: &impl Evaluate<Board>, board: &mut Board, rng: &mut ChaCha8Rng) -> f64 {
-        let start = board.stone_count();
-        let cells = board.rules().cells();
+    pub fn playout<P: ConnectPosition>(&mut self, eval: &impl Evaluate<P>, pos: &mut P, rng: &mut ChaCha8Rng) -> f64 {
+        let start = pos.board().stone_count();
+        let cells = pos.board().rules().cells();
         let mut outcome = None;
         for _ in 0..PLAYOUT_TURNS {
+            let board = pos.board();
             let me = board.to_move();
             if board.threat_count(me) > 0 {
                 outcome = Some(for_first(1.0, side_of(me)));
@@ -133,24 +144,24 @@ impl ConnectGen {
                 }
                 let block = self.blocks[rng.random_range(0..self.blocks.len())];
                 for &c in block.stones() {
-                    board.play(c);
+                    pos.place(c);
                     left -= 1;
                 }
             }
-            while left > 0 && !board.is_full() {
-                let c = self.playout_stone(board, rng);
-                board.play(c);
+            while left > 0 && !pos.board().is_full() {
+                let c = self.playout_stone(pos.board(), rng);
+                pos.place(c);
                 left -= 1;
             }
             // A side without a threat road cannot make a line in one turn.
-            debug_assert!(board.winner().is_none());
+            debug_assert!(pos.board().winner().is_none());
         }
         let first = outcome.unwrap_or_else(|| {
-            let p = win_probability(eval.evaluate(board));
-            for_first(p, side_of(board.to_move()))
+            let p = win_probability(eval.evaluate(pos));
+            for_first(p, side_of(pos.board().to_move()))
         });
-        while board.stone_count() > start {
-            board.undo();
+        while pos.board().stone_count() > start {
+            pos.unplace();
         }
         first
     }
@@ -196,9 +207,21 @@ impl ConnectGen {
 /// A table move fits when its stones are free and make a whole turn (or the rest of the
 /// board).
 #[inline]
-fn playable(board: &Board, m: Move) -> bool {
+pub fn playable(board: &Board, m: Move) -> bool {
     m.stones().len() == board.turn_size().min(board.rules().cells() - board.stone_count())
         && m.stones().iter().all(|&c| board.is_empty_cell(c))
+}
+
+/// The threat-space search's win at a quiet root, with its score: the win needs `attacks` of
+/// the mover's turns, the last one completing the line.
+pub fn prove_win<P: ConnectPosition>(
+    gen: &mut ConnectGen,
+    clock: &mut Clock,
+    pos: &mut P,
+    settings: &EngineSettings,
+) -> Option<(Move, i32)> {
+    gen.vcdt(clock, pos, settings.vcdt_depth, settings.vcdt_nodes)
+        .map(|(m, attacks)| (m, MATE - (2 * attacks as i32 + 1)))
 }
 
 macro_rules! connect_search {
@@ -255,9 +278,7 @@ macro_rules! connect_search {
                 pos: &mut Board,
                 settings: &EngineSettings,
             ) -> Option<(Move, i32)> {
-                // A proof: the win needs `attacks` of our turns, the last one completing the line.
-                gen.vcdt(clock, pos, settings.vcdt_depth, settings.vcdt_nodes)
-                    .map(|(m, attacks)| (m, MATE - (2 * attacks as i32 + 1)))
+                prove_win(gen, clock, pos, settings)
             }
 
             fn has_proven_win(
@@ -281,4 +302,3 @@ macro_rules! connect_search {
 }
 
 connect_search!(crate::games::connect::Connect6);
-connect_search!(crate::games::connect::Gomoku);

@@ -1,17 +1,18 @@
-//! Threat-space search for forced wins by continuous double threats (VCDT), the method that
-//! decides most Connect6 games between strong programs (NCTU6, Cloudict).
+//! Threat-space search for forced wins by continuous threats: in Connect6 by continuous
+//! double threats (VCDT), the method that decides most games between strong programs (NCTU6,
+//! Cloudict); in Gomoku by continuous fours (VCF), the same search with one-stone turns.
 //!
-//! The attacker only plays moves that leave threats needing two stones to stop (double
-//! threats), so the defender's every stone is forced, and the defender's answers are exactly
-//! the pairs of cells that touch every threat road — a complete, small list. The attacker wins
-//! when a move leaves threats that two stones cannot stop. Lines where a block makes a
+//! The attacker only plays moves that leave threats needing as many stones to stop as the
+//! defender places a turn (Connect6: double threats; Gomoku: fours), so the defender's every
+//! stone is forced, and the defender's answers are exactly the sets of cells that touch every
+//! threat road — a complete, small list. The attacker wins when a move leaves threats that
+//! one turn cannot stop. Lines where a block makes a
 //! counter-threat are given up (the attacker would have to answer it), so a win found is a
 //! proof and a failure proves nothing.
 
-use crate::games::connect::game::{make_move, unmake_move};
+use crate::games::connect::game::ConnectPosition;
 use crate::games::connect::movegen::{Move, Situation};
 use crate::games::connect::search::ConnectGen;
-use crate::games::connect::Board;
 use crate::search::Clock;
 
 /// Attacking moves tried per attacker node, best first.
@@ -21,15 +22,22 @@ impl ConnectGen {
     /// A move of the side to move that wins by continuous double threats within `depth`
     /// attacking moves, looking at no more than `budget` positions (counted on `clock`), and
     /// the number of attacking moves of the win found (the shortest). Deterministic.
-    pub fn vcdt(&mut self, clock: &mut Clock, board: &mut Board, depth: u32, budget: u64) -> Option<(Move, u32)> {
-        if board.rules().p < 2 || board.threat_count(board.to_move().other()) > 0 {
+    pub fn vcdt<P: ConnectPosition>(
+        &mut self,
+        clock: &mut Clock,
+        pos: &mut P,
+        depth: u32,
+        budget: u64,
+    ) -> Option<(Move, u32)> {
+        let board = pos.board();
+        if board.threat_count(board.to_move().other()) > 0 {
             return None;
         }
         let limit = clock.nodes.saturating_add(budget).min(clock.node_limit);
         let mut found = Move::NONE;
         // Iterative deepening: the shortest win is found first, and shallow failures are cheap.
         for d in 1..=depth {
-            if self.attack(clock, board, d, limit, &mut found, 0) {
+            if self.attack(clock, pos, d, limit, &mut found, 0) {
                 return Some((found, d));
             }
             if clock.nodes >= limit || clock.stopped {
@@ -41,10 +49,10 @@ impl ConnectGen {
 
     /// The attacker (side to move) wins within `depth` attacking moves; `found` gets the
     /// first move at the root.
-    fn attack(
+    fn attack<P: ConnectPosition>(
         &mut self,
         clock: &mut Clock,
-        board: &mut Board,
+        pos: &mut P,
         depth: u32,
         limit: u64,
         found: &mut Move,
@@ -53,6 +61,7 @@ impl ConnectGen {
         if vcdt_tick(clock, limit) {
             return false;
         }
+        let board = pos.board();
         let me = board.to_move();
         if board.threat_count(me) > 0 {
             // A threat road left after the defender's block: complete it.
@@ -67,7 +76,9 @@ impl ConnectGen {
         // Deeper plies than the scratch holds share its last list (and allocate their own).
         let slot = ply.min(self.vcdt_scratch.len() - 1);
         let mut attacks = std::mem::take(&mut self.vcdt_scratch[slot]);
-        self.movegen.threat_moves(board, 2, &mut attacks);
+        // Threats the defender needs its whole turn for (Connect6: two stones; Gomoku: one).
+        let forcing = board.rules().p as usize;
+        self.movegen.threat_moves(board, forcing, &mut attacks);
         let turn = board.turn_size();
         let mut win = false;
         if let Some(&(need, m)) = attacks.first() {
@@ -78,9 +89,9 @@ impl ConnectGen {
         }
         if !win && depth > 1 {
             for &(_, m) in attacks.iter().take(ATTACKS) {
-                let placed = make_move(board, m);
-                let holds = self.defend(clock, board, depth - 1, limit, ply + 1);
-                unmake_move(board, placed);
+                let placed = pos.play(m);
+                let holds = self.defend(clock, pos, depth - 1, limit, ply + 1);
+                pos.undo(placed);
                 if holds {
                     *found = m;
                     win = true;
@@ -96,12 +107,19 @@ impl ConnectGen {
     }
 
     /// Every block of the defender (side to move) still loses to the attacker.
-    fn defend(&mut self, clock: &mut Clock, board: &mut Board, depth: u32, limit: u64, ply: usize) -> bool {
+    fn defend<P: ConnectPosition>(
+        &mut self,
+        clock: &mut Clock,
+        pos: &mut P,
+        depth: u32,
+        limit: u64,
+        ply: usize,
+    ) -> bool {
         if vcdt_tick(clock, limit) {
             return false;
         }
         let mut blocks = Vec::new();
-        match self.movegen.generate(board, &mut blocks) {
+        match self.movegen.generate(pos.board(), &mut blocks) {
             Situation::Lost => return true,
             Situation::Defend => {}
             // A win of the defender's own, or a quiet position (the threat was not real).
@@ -109,9 +127,9 @@ impl ConnectGen {
         }
         let mut ignored = Move::NONE;
         for &b in &blocks {
-            let placed = make_move(board, b);
-            let lost = self.attack(clock, board, depth, limit, &mut ignored, ply + 1);
-            unmake_move(board, placed);
+            let placed = pos.play(b);
+            let lost = self.attack(clock, pos, depth, limit, &mut ignored, ply + 1);
+            pos.undo(placed);
             if !lost {
                 return false;
             }

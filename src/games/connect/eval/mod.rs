@@ -62,14 +62,3 @@ impl Evaluate<Board> for Evaluator {
         Evaluator::evaluate(self, board)
     }
 }
-
-/// Freestyle Gomoku's evaluations on the Connect board, the default first.
-pub static GOMOKU_EVALUATIONS: [Evaluation; 2] = [
-    Evaluation {
-        name: "roads",
-        schema: &GOMOKU_ROADS,
-        doc: "road evaluation over 5-cell windows, incremental",
-        tunable: true,
-    },
-    Evaluation { name: "patterns", schema: &GOMOKU_PATTERNS, doc: "pattern (棋型) evaluation", tunable: true },
-];

@@ -164,10 +164,15 @@ impl MoveGen {
     /// tried once and measured exactly: [`ThreatSet::collect_after`], then
     /// [`ThreatSet::blocks_needed`]).
     pub fn threat_moves(&mut self, board: &Board, min_blocks: usize, out: &mut Vec<(usize, Move)>) {
+        self.threat_moves_for(board, board.to_move(), min_blocks, out)
+    }
+
+    /// [`threat_moves`](Self::threat_moves) of either side: for the side not to move, the
+    /// moves of its next turn (of p stones) as if it were its turn now.
+    pub fn threat_moves_for(&mut self, board: &Board, me: Colour, min_blocks: usize, out: &mut Vec<(usize, Move)>) {
         out.clear();
-        let me = board.to_move();
-        debug_assert_eq!(board.threat_count(me), 0, "the mover already has a threat road");
-        let turn = self.turn_stones(board);
+        debug_assert_eq!(board.threat_count(me), 0, "the attacker already has a threat road");
+        let turn = if me == board.to_move() { self.turn_stones(board) } else { board.rules().p as usize };
         let level = board.rules().threat_level();
         let mut singles: Vec<Cell> = Vec::new();
         let mut pairs: Vec<Move> = Vec::new();

@@ -1,0 +1,1 @@
+//! Transcripts of the pbrain protocol.
