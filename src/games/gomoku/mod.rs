@@ -301,9 +301,18 @@ impl Searchable for Gomoku {
 
 /// Gomoku's middle-game positions searched by `bench` (record notation from the empty
 /// board): from self-play games of the default engine at depth 3 from generated openings
-/// (moves 10 to 16), no four on the board and no forced win by continuous fours for the side
-/// to move, Black and White to move.
-pub const GOMOKU_BENCH: &[&str] = &[];
+/// (moves 12 to 16), no four on the board and no forced win found for the side to move by a
+/// depth-4 search with continuous fours 6 deep; Black and White to move.
+pub const GOMOKU_BENCH: &[&str] = &[
+    "j8 i10 h10 i9 i11 g9 j10 h9 f9 k9 j9 j11 g8 k12 l13",
+    "i7 g6 k5 j6 k7 j7 j8 h6 i6 i8 k6 k4",
+    "i7 g6 k5 j6 k7 j7 j8 h6 i6 i8 k6 k4 l6 i9 j4",
+    "k6 k7 i4 l6 j5 l7 j7 j8 m5 h10 i9 l5 l8",
+    "h8 j9 f6 j8 g7 i9 h9 h10 k7 g11 f12 j10 j7 j12 j11",
+    "e6 g5 g6 h6 f5 f4 e3 e4 g4 h3 h5 i4 d7 c8 i6 f3",
+    "f6 f5 e7 g6 g5 d8 h7 d7 h4 i3 h6 h5",
+    "j10 k8 l10 l9 j8 k9 k10 m10 i10 h10 j7 n11 o12 j9 m9",
+];
 
 impl Frontend for Gomoku {
     fn board_size(&self) -> (usize, usize) {
@@ -335,5 +344,29 @@ impl Frontend for Gomoku {
         err: &mut dyn Write,
     ) -> std::io::Result<()> {
         pbrain::run(engine, options, input, out, err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::game::split_moves;
+    use crate::core::limits::Limits;
+    use crate::search::MATE_BOUND;
+
+    #[test]
+    fn bench_positions_are_quiet_middle_games() {
+        let mut e = Engine::<Gomoku>::new(EngineSettings::default(), &GOMOKU_TUPLE6.defaults());
+        let mut sides = [0, 0];
+        for text in GOMOKU_BENCH {
+            let mut pos = Gomoku.replay(&split_moves(text)).unwrap();
+            let b = pos.board();
+            assert_eq!(b.threat_count(b.to_move()) + b.threat_count(b.to_move().other()), 0, "{text}");
+            sides[b.to_move().index()] += 1;
+            e.new_game(0);
+            let r = e.search(&mut pos, &Limits::depth(4));
+            assert!(r.score.abs() < MATE_BOUND, "{text}: {r:?}");
+        }
+        assert!(sides[0] > 0 && sides[1] > 0);
     }
 }
