@@ -1,5 +1,5 @@
 //! Tactical positions with rule-judged answers (`tests/fixtures/*.jsonl`, see
-//! `../shared/positions/README.md`): win now, block every threat, win in two turns.
+//! `tests/fixtures/README.md`): win now, block every threat, win in two turns.
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! A tactical fixture of our own (`tests/fixtures/connect6-tactics-own.jsonl`, the format and
-//! kinds of `../shared/positions/README.md`): positions from seeded random games and from
+//! kinds of `tests/fixtures/README.md`): positions from seeded random games and from
 //! self-play of random weight tables, classified by brute force. The generator is the ignored
 //! test `generate_own_fixture`; the other tests check that every position of both fixtures is
 //! of its kind and judge the engines' answers by the rule.

@@ -1,7 +1,7 @@
 //! Named weight tables: a schema (name, default, min, max, step) declared once per evaluation,
 //! and the values of one table, read from and written to TOML.
 //!
-//! A weight file looks like this (see `protocols.md`, "Weight tables"):
+//! A weight file looks like this (docs/weights.md):
 //!
 //! ```toml
 //! [meta]

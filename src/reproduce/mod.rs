@@ -1,5 +1,5 @@
 //! The papers' experiments, played for real with the arena and printed beside the papers'
-//! numbers (`papers.md`): Li Guo 2007 Fig. 1 ([`li2007`]), Wang Hongfei 2021's match table
+//! numbers: Li Guo 2007 Fig. 1 ([`li2007`]), Wang Hongfei 2021's match table
 //! ([`wang2021`]) and Li Xuejun 2015's local vs global road scanning ([`li2015`]).
 //!
 //! Each experiment takes its sizes as a plain options struct with a quick setting (minutes on

@@ -28,7 +28,7 @@ pub struct PaperRow {
     pub second: (u64, u64),
 }
 
-/// The paper's numbers (`papers.md`, seed 003).
+/// The paper's numbers (its table of results: games, wins of the road/PVS side).
 pub const PAPER: [PaperRow; 3] = [
     PaperRow {
         name: "road eval vs pattern eval",

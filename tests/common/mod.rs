@@ -10,7 +10,7 @@ use evotune::games::connect::{Board, Cell, Colour, Rules};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// One tactical position (`../shared/positions/README.md`).
+/// One tactical position (`tests/fixtures/README.md`).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Position {
     pub kind: String,

@@ -1,4 +1,4 @@
-//! Move notation, both ways (see `protocols.md`):
+//! Move notation, both ways (docs/notation.md):
 //! - record notation (Little Golem style): `j10`, `j9l11` — column letter `a`.. (no letter is
 //!   skipped), row number from 1 at the bottom;
 //! - competition notation: two upper-case letters a stone, column `'A'+x`, row `'A'+y`

@@ -1,4 +1,4 @@
-//! The engine on the competition protocol (`protocols.md`, "Competition engine protocol"):
+//! The engine on the competition protocol (docs/protocols.md, "Connect6"):
 //! one command a line on the input, one reply a line on the output, flushed at once.
 //!
 //! Platform commands: `name?`, `new black`, `new white`, `move XXYY`, `error`, `end`, `quit`.

@@ -11,7 +11,7 @@ use crate::games::connect::board::{Board, MAX_K};
 use crate::games::connect::movegen::{CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
 
 /// Connect6 road weights. Defaults: the widely copied GA-tuned table
-/// `{0, 17, 78, 141, 788, 1030, 10000}` for 0..6 stones (source not located, see papers.md),
+/// `{0, 17, 78, 141, 788, 1030, 10000}` for 0..6 stones (its source could not be located),
 /// used for both sides. A road of 6 is a win and is scored by the search, not by a weight.
 pub static CONNECT6_ROADS: Schema = Schema {
     game: "connect6",
