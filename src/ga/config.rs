@@ -610,7 +610,7 @@ mod tests {
     fn shipped_configs_are_valid() {
         let quick = EvolveConfig::quick();
         assert_eq!(quick.name, "quick");
-        for f in ["configs/quick.toml", "configs/li2007.toml", "configs/overnight.toml"] {
+        for f in ["configs/quick.toml", "configs/quick-random.toml", "configs/li2007.toml", "configs/overnight.toml"] {
             EvolveConfig::load(Path::new(f)).unwrap_or_else(|e| panic!("{e:#}"));
         }
         let li = EvolveConfig::load(Path::new("configs/li2007.toml")).unwrap();

@@ -68,6 +68,13 @@ fn known(state: &RunState) -> Vec<(u64, Vec<i32>, Option<u32>)> {
 }
 
 impl Evolver<'_> {
+    /// Games the play-off will play, at most (fewer when fewer distinct tables are rated).
+    pub fn play_off_games(&self, state: &RunState) -> usize {
+        let n = self.config.finals.candidates.min(known(state).len());
+        let meetings = if self.anchors().is_empty() { n * n.saturating_sub(1) / 2 } else { n * self.anchors().len() };
+        2 * self.config.finals.pairs * meetings
+    }
+
     /// Picks the run's champion. With `[final] candidates = 0`, or before any generation, it
     /// is the last generation's best. Otherwise the best `candidates` distinct tables by
     /// rating play `[final] pairs` game pairs against every anchor (a round robin among
@@ -218,7 +225,9 @@ mod tests {
         for _ in 0..4 {
             ev.play_generation(&mut state, &p).unwrap();
         }
-        (ev.play_off(&state, &p).unwrap(), state)
+        let off = ev.play_off(&state, &p).unwrap();
+        assert_eq!(ev.play_off_games(&state), off.games, "the progress bar's total");
+        (off, state)
     }
 
     #[test]

@@ -622,7 +622,7 @@ fn finish(
 ) -> Result<PathBuf> {
     let config = evolver.config;
     let schema = evolver.schema;
-    let progress = Progress::new("play-off", 0, "games", mode);
+    let progress = Progress::new("play-off", evolver.play_off_games(state) as u64, "games", mode);
     let play_off = evolver.play_off(state, &progress)?;
     progress.finish();
     let champ = play_off.champion();
