@@ -522,6 +522,7 @@ pub(crate) mod tests {
         config.hall_of_fame.pairs = 1;
         // The paper's scheme and operators; the tests of the other modes set their own.
         config.fitness.mode = FitnessMode::Li2007;
+        config.crossover = crate::ga::config::CrossoverConfig::default();
         config.mutation.sigma = 1.0;
         config.init.noise = 0.1;
         config.diversity = crate::ga::config::DiversityConfig::default();
