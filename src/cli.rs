@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::arena::openings::{MAX_COUNT, MAX_TOP, MAX_TURNS};
-use crate::game::connect::eval::EvalKind;
-use crate::search::{EngineConfig, Limits, SearchKind, MAX_DEPTH, MAX_NODES, MAX_TIME_MS, MAX_TT_MIB, MAX_WIDTH};
+use crate::core::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS};
+use crate::core::settings::{EngineSettings, SearchKind, SideOverrides, MAX_VCDT_DEPTH};
+use crate::registry::GameRef;
 
 fn depth_range() -> clap::builder::RangedI64ValueParser<u32> {
     clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH))
@@ -20,13 +21,15 @@ fn time_range() -> clap::builder::RangedU64ValueParser<u64> {
     clap::value_parser!(u64).range(1..=MAX_TIME_MS)
 }
 
-/// evotune: tune Connect6 evaluation weights by evolution, and play and measure with them.
+/// evotune: tune the evaluation weights of Connect6 and Gomoku engines by evolution, and play
+/// and measure with them.
 ///
 /// Start with `evotune evolve` (a short run on the built-in quick config), then
 /// `evotune match --a results/<run>/champion.toml --b defaults` to see whether it is better.
 /// Wherever a weight file is expected, `defaults` names the hand-set table, `random` /
 /// `random:SEED` a uniformly random one, and a run's folder (results/<run>) its champion.
-/// Weight files are TOML, or JSON as `export --format json` writes them.
+/// Weight files are TOML, or JSON as `export --format json` writes them. Every command takes
+/// `--game connect6|gomoku` (default connect6).
 #[derive(Parser, Debug)]
 #[command(name = "evotune", version, about, long_about)]
 pub struct Cli {
@@ -70,53 +73,31 @@ pub enum Command {
     Openings(OpeningsArgs),
 }
 
-/// How a player searches: evaluation, search algorithm, limits and memory.
+/// Which game a command plays.
 #[derive(Args, Debug, Clone)]
-pub struct EngineArgs {
-    /// Evaluation: roads (incremental), roads-global (recounts every road at every node),
-    /// patterns (棋型). Default: the one a weight file names in its [meta], else roads.
-    #[arg(long, value_enum)]
-    pub eval: Option<EvalKind>,
-    /// Search algorithm.
-    #[arg(long, value_enum, default_value_t = SearchKind::Pvs)]
-    pub search: SearchKind,
-    /// Stop iterative deepening after this many turns (deterministic).
-    #[arg(long, value_parser = depth_range())]
-    pub depth: Option<u32>,
-    /// Stop after this many nodes (playouts for mcts); deterministic.
-    #[arg(long, value_parser = nodes_range())]
-    pub nodes: Option<u64>,
-    /// Milliseconds per move (not deterministic: depends on the machine's load).
-    #[arg(long, value_parser = time_range())]
-    pub time_ms: Option<u64>,
-    /// Transposition table size in MiB (one table per engine, i.e. per thread).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=MAX_TT_MIB as u64))]
-    pub tt_mib: u64,
-    /// Moves searched per node in quiet positions.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_WIDTH as u64))]
-    pub width: Option<u64>,
-    /// Threat-space search (forced wins by continuous double threats) at the root: the most
-    /// attacking moves looked for, 0 to turn it off.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=20))]
-    pub vcdt_depth: u32,
+pub struct GameArg {
+    /// The game: connect6 (19x19, six in a row, two stones a turn) or gomoku (15x15, five or
+    /// more in a row, freestyle).
+    #[arg(long, default_value = crate::registry::DEFAULT_GAME, value_parser = game_names())]
+    pub game: String,
 }
 
-/// One side's overrides of the shared engine options.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SideOverrides {
-    pub search: Option<SearchKind>,
-    pub eval: Option<EvalKind>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub time_ms: Option<u64>,
-    pub vcdt_depth: Option<u32>,
+impl GameArg {
+    /// The game named (checked by the parser).
+    pub fn get(&self) -> anyhow::Result<GameRef> {
+        crate::registry::find(&self.game)
+    }
+}
+
+fn game_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::registry::names())
 }
 
 impl SideArgs {
     pub fn a(&self) -> SideOverrides {
         SideOverrides {
             search: self.a_search,
-            eval: self.a_eval,
+            eval: self.a_eval.clone(),
             depth: self.a_depth,
             nodes: self.a_nodes,
             time_ms: self.a_time_ms,
@@ -127,7 +108,7 @@ impl SideArgs {
     pub fn b(&self) -> SideOverrides {
         SideOverrides {
             search: self.b_search,
-            eval: self.b_eval,
+            eval: self.b_eval.clone(),
             depth: self.b_depth,
             nodes: self.b_nodes,
             time_ms: self.b_time_ms,
@@ -136,62 +117,25 @@ impl SideArgs {
     }
 }
 
-impl EngineArgs {
-    /// These options with one side's overrides applied; limits given for the side replace
-    /// the shared ones as a whole.
-    pub fn with(&self, side: &SideOverrides) -> EngineArgs {
-        let mut e = self.clone();
-        if let Some(s) = side.search {
-            e.search = s;
-        }
-        if side.eval.is_some() {
-            e.eval = side.eval;
-        }
-        if side.depth.is_some() || side.nodes.is_some() || side.time_ms.is_some() {
-            (e.depth, e.nodes, e.time_ms) = (side.depth, side.nodes, side.time_ms);
-        }
-        if let Some(v) = side.vcdt_depth {
-            e.vcdt_depth = v;
-        }
-        e
-    }
-
-    /// The engine settings, with the evaluation resolved by the caller (see `eval`).
-    pub fn engine_config(&self, eval: EvalKind) -> EngineConfig {
-        let mut c = EngineConfig { search: self.search, eval, tt_mib: self.tt_mib as usize, ..EngineConfig::default() };
-        if let Some(w) = self.width {
-            c.movegen.width = w as usize;
-        }
-        c.vcdt_depth = self.vcdt_depth;
-        c
-    }
-
-    /// The limits given, or `default` when none was.
-    pub fn limits_or(&self, default: Limits) -> Limits {
-        let l = Limits { depth: self.depth, nodes: self.nodes, time_ms: self.time_ms };
-        if l.is_unlimited() {
-            default
-        } else {
-            l
-        }
-    }
-}
-
 #[derive(Args, Debug)]
 pub struct BenchArgs {
+    #[command(flatten)]
+    pub game: GameArg,
     /// Depth of every bench search.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depth: u32,
     /// Search algorithm to bench.
     #[arg(long, value_enum, default_value_t = SearchKind::Pvs)]
     pub search: SearchKind,
-    /// Evaluation to bench.
-    #[arg(long, value_enum, default_value_t = EvalKind::Roads)]
-    pub eval: EvalKind,
+    /// Evaluation to bench (default: the game's default evaluation).
+    #[arg(long)]
+    pub eval: Option<String>,
 }
 
 #[derive(Args, Debug)]
 pub struct BestmoveArgs {
+    #[command(flatten)]
+    pub game: GameArg,
     /// The game so far in record notation, moves separated by spaces: "j10 k11k9 ...".
     #[arg(long, default_value = "")]
     pub moves: String,
@@ -199,26 +143,29 @@ pub struct BestmoveArgs {
     #[arg(long, default_value = "defaults")]
     pub weights: String,
     #[command(flatten)]
-    pub engine: EngineArgs,
+    pub engine: EngineSettings,
 }
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameArg,
     /// Weight file, or `defaults`.
     #[arg(long, default_value = "defaults")]
     pub weights: String,
     #[command(flatten)]
-    pub engine: EngineArgs,
-    /// Rows counted from the top in competition notation (`'S' - y`), as some platforms do.
+    pub engine: EngineSettings,
+    /// Connect6: rows counted from the top in competition notation (`'S' - y`), as some
+    /// platforms do.
     #[arg(long)]
     pub flip_rows: bool,
     /// Write `error ...` replies to stderr instead of stdout.
     #[arg(long)]
     pub errors_to_stderr: bool,
-    /// Write a one-stone move as `JJ` instead of `JJ@@`.
+    /// Connect6: write a one-stone move as `JJ` instead of `JJ@@`.
     #[arg(long)]
     pub no_pad: bool,
-    /// The name printed for `name?`.
+    /// The engine's name (`name?`, `ABOUT`).
     #[arg(long, default_value = "evotune")]
     pub name: String,
     /// After every search, a `# depth .. score .. nodes .. pv ..` comment on stderr.
@@ -248,8 +195,8 @@ pub struct SideArgs {
     #[arg(long, value_enum)]
     pub a_search: Option<SearchKind>,
     /// Evaluation of player A (its weight file must be of that evaluation).
-    #[arg(long, value_enum)]
-    pub a_eval: Option<EvalKind>,
+    #[arg(long)]
+    pub a_eval: Option<String>,
     /// Depth limit of player A.
     #[arg(long, value_parser = depth_range())]
     pub a_depth: Option<u32>,
@@ -260,14 +207,14 @@ pub struct SideArgs {
     #[arg(long, value_parser = time_range())]
     pub a_time_ms: Option<u64>,
     /// Threat-space search depth of player A (0: off).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_VCDT_DEPTH)))]
     pub a_vcdt_depth: Option<u32>,
     /// Search of player B.
     #[arg(long, value_enum)]
     pub b_search: Option<SearchKind>,
     /// Evaluation of player B.
-    #[arg(long, value_enum)]
-    pub b_eval: Option<EvalKind>,
+    #[arg(long)]
+    pub b_eval: Option<String>,
     /// Depth limit of player B.
     #[arg(long, value_parser = depth_range())]
     pub b_depth: Option<u32>,
@@ -278,12 +225,14 @@ pub struct SideArgs {
     #[arg(long, value_parser = time_range())]
     pub b_time_ms: Option<u64>,
     /// Threat-space search depth of player B (0: off).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_VCDT_DEPTH)))]
     pub b_vcdt_depth: Option<u32>,
 }
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
+    #[command(flatten)]
+    pub game: GameArg,
     /// Player A: a weight file, a run folder (its champion), `defaults`, `random` or
     /// `random:SEED`.
     #[arg(long)]
@@ -296,7 +245,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
     pub pairs: u64,
     #[command(flatten)]
-    pub engine: EngineArgs,
+    pub engine: EngineSettings,
     #[command(flatten)]
     pub sides: SideArgs,
     #[command(flatten)]
@@ -327,6 +276,8 @@ pub struct MatchArgs {
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
+    #[command(flatten)]
+    pub game: GameArg,
     /// Player A: a weight file, `defaults`, `random` or `random:SEED`.
     #[arg(long)]
     pub a: String,
@@ -340,7 +291,7 @@ pub struct SelfplayArgs {
     #[arg(long)]
     pub records: PathBuf,
     #[command(flatten)]
-    pub engine: EngineArgs,
+    pub engine: EngineSettings,
     #[command(flatten)]
     pub sides: SideArgs,
     #[command(flatten)]
@@ -355,6 +306,8 @@ pub struct SelfplayArgs {
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
+    #[command(flatten)]
+    pub game: GameArg,
     /// Players: weight files or built-in names (`defaults`, `random`, `random:SEED`);
     /// `NAME=SPEC` sets the name shown in the tables.
     #[arg(required = true, num_args = 2..)]
@@ -363,7 +316,7 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
     pub pairs: u64,
     #[command(flatten)]
-    pub engine: EngineArgs,
+    pub engine: EngineSettings,
     #[command(flatten)]
     pub openings: OpeningArgs,
     /// Worker threads (default: all cores).
@@ -382,10 +335,14 @@ pub struct TournamentArgs {
 
 #[derive(Args, Debug)]
 pub struct EvolveArgs {
-    /// The run's TOML config (see configs/); default: the built-in quick config
-    /// (configs/quick.toml), which finishes in minutes on 2 cores.
+    /// The run's TOML config (see configs/); default: the built-in quick config of the game
+    /// (configs/quick.toml, configs/gomoku-quick.toml), which finishes in minutes on 2 cores.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// The game (default: the config's `game`, connect6 without a config). With a config, it
+    /// must be the config's game.
+    #[arg(long, value_parser = game_names(), conflicts_with = "resume")]
+    pub game: Option<String>,
     /// Worker threads (default: all cores). The champion does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -421,6 +378,9 @@ pub struct SpsaArgs {
     /// The run's TOML config (see configs/spsa-quick.toml); default: the built-in one.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// The game (default: the config's `game`); with a config, it must be the config's game.
+    #[arg(long, value_parser = game_names(), conflicts_with = "resume")]
+    pub game: Option<String>,
     /// Worker threads (default: all cores). The result does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -463,6 +423,9 @@ pub enum Paper {
 
 #[derive(Args, Debug)]
 pub struct ReproduceArgs {
+    /// The game: the papers' experiments are Connect6's.
+    #[command(flatten)]
+    pub game: GameArg,
     /// Which experiment.
     #[arg(value_enum)]
     pub paper: Paper,
@@ -502,6 +465,8 @@ pub enum ExportFormat {
 
 #[derive(Args, Debug)]
 pub struct ExportArgs {
+    #[command(flatten)]
+    pub game: GameArg,
     /// Weight file (its [meta] says which evaluation), or `defaults`.
     #[arg(long)]
     pub weights: String,
@@ -509,8 +474,8 @@ pub struct ExportArgs {
     #[arg(long, value_enum, default_value_t = ExportFormat::Toml)]
     pub format: ExportFormat,
     /// Evaluation of `defaults` / `random` (files name their own in [meta]).
-    #[arg(long, value_enum)]
-    pub eval: Option<EvalKind>,
+    #[arg(long)]
+    pub eval: Option<String>,
     /// Write to this file instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -524,6 +489,8 @@ pub struct PlotArgs {
 
 #[derive(Args, Debug)]
 pub struct OpeningsArgs {
+    #[command(flatten)]
+    pub game: GameArg,
     /// Openings to generate (fewer when the settings hold fewer distinct ones).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT as u64))]
     pub count: u64,
@@ -531,7 +498,7 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=MAX_TURNS as u64))]
     pub turns: u64,
     /// `played`: Black's first stone, `random`: every stone, within this distance of the
-    /// centre (1 to 9 on the 19x19 board).
+    /// centre (1 to 9 on the 19x19 board, 1 to 7 on 15x15).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=9))]
     pub radius: u64,
     /// `played` (the move generator's best moves, drawn at random) or `random` (stones
@@ -541,8 +508,8 @@ pub struct OpeningsArgs {
     /// `played`: how many of the generator's best moves each turn draws from.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=MAX_TOP as u64))]
     pub top: u64,
-    /// `random`: keep openings whose static evaluation (default road weights, side to move)
-    /// is within this of even.
+    /// `random`: keep openings whose static evaluation (the game's default road weights,
+    /// side to move) is within this of even.
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(0..=i64::from(i32::MAX)))]
     pub balance: u32,
     /// Seed.

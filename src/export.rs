@@ -1,6 +1,6 @@
 //! Weight tables for other engines: JSON and a C header, beside evotune's own TOML.
 
-use crate::weights::{Meta, Weights};
+use crate::core::weights::{Meta, Weights};
 
 /// JSON: `{"game", "eval", "meta": {...}, "weights": {name: value, ...}}`, weights in schema
 /// order.
@@ -73,7 +73,7 @@ fn c_ident(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::connect::eval::roads::CONNECT6_ROADS;
+    use crate::games::connect::eval::roads::CONNECT6_ROADS;
 
     #[test]
     fn json_names_every_weight_and_loads_back() {

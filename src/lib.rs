@@ -4,14 +4,14 @@
 pub mod arena;
 pub mod cli;
 pub mod commands;
+pub mod core;
 pub mod export;
 pub mod fsutil;
 pub mod ga;
-pub mod game;
+pub mod games;
 pub mod player;
+pub mod registry;
 pub mod report;
 pub mod reproduce;
-pub mod rng;
 pub mod search;
 pub mod spsa;
-pub mod weights;

@@ -1,28 +1,31 @@
-//! A player: a weight table plus the evaluation, search and limits it plays with. Shared by
-//! every command that plays games (bestmove, play, selfplay, match, tournament, evolve).
+//! Players from the command line and configs: weight arguments (files, run folders, built-in
+//! tables) resolved for one game of the registry.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
 
-use crate::game::connect::eval::EvalKind;
-use crate::game::connect::Rules;
-use crate::search::{EngineConfig, Limits};
-use crate::weights::{Meta, Weights};
+use crate::arena::player::Player;
+use crate::core::limits::Limits;
+use crate::core::settings::EngineSettings;
+use crate::core::weights::{Meta, Schema, Weights};
+use crate::registry::GameRef;
 
-/// Resolves a weight argument: a file path (TOML, or JSON as `export` writes it), a run's
-/// folder (its champion), or a built-in name — `defaults` (the hand-set table of the
+/// Resolves a weight argument for `game`: a file path (TOML, or JSON as `export` writes it), a
+/// run's folder (its champion), or a built-in name — `defaults` (the hand-set table of the
 /// evaluation) or `random` / `random:SEED` (uniform in every weight's bounds).
 ///
 /// `eval` is the evaluation asked for on the command line, if any. A file names its own in
-/// `[meta] eval`; asking for another is an error, and asking for none takes the file's. The
-/// result's evaluation is returned with the table.
-pub fn load_weights(spec: &str, eval: Option<EvalKind>, rules: Rules) -> Result<(Weights, Meta, EvalKind)> {
-    let builtin_eval = eval.unwrap_or(EvalKind::Roads);
-    let schema = builtin_eval.schema(rules);
+/// `[meta] eval`; asking for another is an error, and asking for none takes the file's. A file
+/// of another game is an error. The evaluation played is returned with the table.
+pub fn load_weights(spec: &str, eval: Option<&str>, game: GameRef) -> Result<(Weights, Meta, &'static str)> {
+    let evaluation = match eval {
+        Some(name) => game.evaluation(name)?,
+        None => game.default_evaluation(),
+    };
     if spec == "defaults" {
-        return Ok((schema.defaults(), Meta::default(), builtin_eval));
+        return Ok((evaluation.schema.defaults(), Meta::default(), evaluation.name));
     }
     if let Some(rest) = spec.strip_prefix("random") {
         let seed: u64 = match rest.strip_prefix(':') {
@@ -30,20 +33,73 @@ pub fn load_weights(spec: &str, eval: Option<EvalKind>, rules: Rules) -> Result<
             None if rest.is_empty() => 1,
             None => bail!("`{spec}`: expected `random` or `random:SEED`"),
         };
-        return Ok((random_weights(schema, seed), Meta::default(), builtin_eval));
+        return Ok((random_weights(evaluation.schema, seed), Meta::default(), evaluation.name));
     }
     let path = Path::new(spec);
     if !path.exists() {
         bail!("{spec}: no such weight file (or use the built-in names `defaults`, `random`, `random:SEED`)");
     }
     let file = if path.is_dir() { run_champion(path)? } else { path.to_path_buf() };
-    let expected = eval.map(|e| e.schema(rules));
-    let (weights, meta) = Weights::load(&file, expected)?;
-    if weights.schema().game != rules.game_name() {
-        bail!("{spec}: a {} weight table, but this command plays {}", weights.schema().game, rules.game_name());
-    }
-    let eval = eval.unwrap_or_else(|| EvalKind::of_schema(weights.schema()));
+    let choices = match eval {
+        Some(_) => vec![evaluation.schema],
+        None => schemas_of(game),
+    };
+    let (weights, meta) = Weights::load(&file, &choices)?;
+    let eval = match eval {
+        Some(_) => evaluation.name,
+        None => game
+            .evaluations()
+            .iter()
+            .find(|e| std::ptr::eq(e.schema, weights.schema()))
+            .map(|e| e.name)
+            .expect("the table's schema is one of the game's"),
+    };
     Ok((weights, meta, eval))
+}
+
+/// The weight schemas of a game, the default evaluation's first, each once.
+pub fn schemas_of(game: GameRef) -> Vec<&'static Schema> {
+    let mut out: Vec<&'static Schema> = Vec::new();
+    for e in game.evaluations() {
+        if !out.iter().any(|s| std::ptr::eq(*s, e.schema)) {
+            out.push(e.schema);
+        }
+    }
+    out
+}
+
+/// Reads a weight table whose `[meta] game` names its game (a run's champions), for tools
+/// that take whatever game a run played.
+pub fn load_any_table(path: &Path) -> Result<(Weights, Meta)> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let table: toml::Table = text.parse().with_context(|| format!("{}: not valid TOML", path.display()))?;
+    let Some(name) = table.get("meta").and_then(|m| m.get("game")).and_then(|g| g.as_str()) else {
+        bail!("{}: [meta] names no game", path.display());
+    };
+    let game = crate::registry::find(name).with_context(|| path.display().to_string())?;
+    Ok(Weights::parse(&text, &path.display().to_string(), &schemas_of(game))?)
+}
+
+/// A player of `game` from a weight argument (`NAME=SPEC` names it) and engine settings;
+/// without limits in the settings it searches `default_limits` of its search.
+pub fn player_from(spec: &str, engine: &EngineSettings, game: GameRef) -> Result<Player> {
+    let (name, spec) = match spec.split_once('=') {
+        Some((n, s)) if !n.is_empty() && !Path::new(spec).exists() => (n.to_string(), s),
+        _ => (player_name(spec), spec),
+    };
+    let (weights, _, eval) = load_weights(spec, engine.eval.as_deref(), game)?;
+    let settings = EngineSettings { eval: Some(eval.to_string()), ..engine.clone() };
+    let limits = engine.limits_or(default_limits(settings.search));
+    Ok(Player::new(name, weights, settings, limits))
+}
+
+/// The budget of a game move when the command line gives none: depth 3 for the alpha-beta
+/// searches (a fraction of a second per move), 2000 playouts for MCTS.
+pub fn default_limits(search: crate::core::settings::SearchKind) -> Limits {
+    match search {
+        crate::core::settings::SearchKind::Mcts => Limits::nodes(2000),
+        _ => Limits::depth(3),
+    }
 }
 
 /// The champion of a run folder: `results/<run>/champion.toml`, also when given the run's
@@ -69,25 +125,10 @@ fn run_champion(dir: &Path) -> Result<PathBuf> {
 }
 
 /// A table with every weight drawn uniformly within its bounds.
-pub fn random_weights(schema: &'static crate::weights::Schema, seed: u64) -> Weights {
+pub fn random_weights(schema: &'static Schema, seed: u64) -> Weights {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let values = schema.specs.iter().map(|s| rand::Rng::random_range(&mut rng, s.min..=s.max)).collect();
     Weights::clamped(schema, values)
-}
-
-/// A named player for matches and tournaments.
-#[derive(Clone, Debug)]
-pub struct Player {
-    pub name: String,
-    pub weights: Weights,
-    pub engine: EngineConfig,
-    pub limits: Limits,
-}
-
-impl Player {
-    pub fn new(name: impl Into<String>, weights: Weights, engine: EngineConfig, limits: Limits) -> Player {
-        Player { name: name.into(), weights, engine, limits }
-    }
 }
 
 /// A display name for a weight argument: the file stem, or the built-in name.

@@ -133,13 +133,13 @@ fn match_selfplay_export_and_openings_work_together() {
         "--sgf",
         &d("g.sgf"),
     ]);
-    for want in ["6 games, W ", "Elo ", "LOS ", "pentanomial [0, 0.5, 1, 1.5, 2] = [", "as first player (black)"] {
+    for want in ["6 games, W ", "Elo ", "LOS ", "pentanomial [0, 0.5, 1, 1.5, 2] = [", "as first player: "] {
         assert!(out.contains(want), "{want} missing in:\n{out}");
     }
     let records = std::fs::read_to_string(d("g.jsonl")).unwrap();
     assert_eq!(records.lines().count(), 6);
     let first: serde_json::Value = serde_json::from_str(records.lines().next().unwrap()).unwrap();
-    for field in ["game", "black", "white", "moves", "result", "reason"] {
+    for field in ["game", "first", "second", "moves", "result", "reason"] {
         assert!(first.get(field).is_some(), "{field} missing in {first}");
     }
     assert!(std::fs::read_to_string(d("g.sgf")).unwrap().starts_with("(;FF[4]GM[Connect6]"));

@@ -10,10 +10,10 @@ use std::collections::BTreeSet;
 use common::{
     blocks, blocks_needed_brute, for_each_turn_start, need_after, random_game, threat_cells, Oracle, RandomStyle,
 };
-use evotune::game::connect::movegen::{Move, MoveGen, MoveGenConfig, Situation, ThreatSet};
-use evotune::game::connect::notation::{play_move, record_moves};
-use evotune::game::connect::{Board, Cell, Colour, Rules};
-use evotune::search::make_move;
+use evotune::games::connect::make_move;
+use evotune::games::connect::movegen::{Move, MoveGen, MoveGenConfig, Situation, ThreatSet};
+use evotune::games::connect::notation::{play_move, record_moves};
+use evotune::games::connect::{Board, Cell, Colour, Rules};
 
 #[derive(Debug, Default)]
 struct Tally {
@@ -245,8 +245,8 @@ fn threat_moves_find_every_unstoppable_double() {
 #[test]
 fn blocking_sets_are_minimal() {
     let moves = ["c5", "d5e5", "j5a19", "f5g5", "c19e19", "i1i2", "g19k19", "i3i4"];
-    let board = evotune::game::connect::notation::board_from_record_moves(Rules::CONNECT6, &moves).unwrap();
-    let c = |t: &str| evotune::game::connect::notation::parse_record_move(Rules::CONNECT6, t).unwrap()[0];
+    let board = evotune::games::connect::notation::board_from_record_moves(Rules::CONNECT6, &moves).unwrap();
+    let c = |t: &str| evotune::games::connect::notation::parse_record_move(Rules::CONNECT6, t).unwrap()[0];
     let mut t = ThreatSet::default();
     t.collect(&board, Colour::White);
     assert_eq!(t.len(), 2);
@@ -269,7 +269,7 @@ fn blocking_sets_are_minimal() {
 #[test]
 fn win_moves_are_legal_moves() {
     let moves = ["f10", "d10k10", "g10h10", "e4a1", "i10e5", "c1e1", "e6e7", "g1q19", "e8e9", "o19m19"];
-    let board = evotune::game::connect::notation::board_from_record_moves(Rules::CONNECT6, &moves).unwrap();
+    let board = evotune::games::connect::notation::board_from_record_moves(Rules::CONNECT6, &moves).unwrap();
     let mut gen = MoveGen::new(MoveGenConfig::default(), &board);
     let mut out = Vec::new();
     assert_eq!(gen.generate(&board, &mut out), Situation::Win);

@@ -7,9 +7,9 @@ mod common;
 use std::collections::{HashMap, HashSet};
 
 use common::{board_of, for_each_turn_start, random_game, roads_by_direction, Oracle, RandomStyle};
-use evotune::game::connect::board::{Geometry, IllegalMove};
-use evotune::game::connect::notation::{board_from_record_moves, parse_record_move, play_move, record_moves};
-use evotune::game::connect::{Board, Cell, Colour, Rules};
+use evotune::games::connect::board::{Geometry, IllegalMove};
+use evotune::games::connect::notation::{board_from_record_moves, parse_record_move, play_move, record_moves};
+use evotune::games::connect::{Board, Cell, Colour, Rules};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -6,21 +6,31 @@ mod common;
 
 use common::{for_each_turn_start, random_game, RandomStyle};
 use evotune::arena::game::{play_game, GameSettings};
+use evotune::arena::player::Player;
 use evotune::arena::records::{Outcome, Reason};
-use evotune::game::connect::eval::EvalKind;
-use evotune::game::connect::movegen::{MoveGen, MoveGenConfig, Situation};
-use evotune::game::connect::notation::{board_from_record_moves, play_move, record_moves};
-use evotune::game::connect::{Board, Colour, Rules};
-use evotune::player::{random_weights, Player};
-use evotune::search::{make_move, Engine, EngineConfig, Limits, SearchKind, SearchResult, MATE_BOUND};
-use evotune::weights::Weights;
+use evotune::core::limits::Limits;
+use evotune::core::settings::{EngineSettings, SearchKind};
+use evotune::core::weights::Weights;
+use evotune::games::connect::eval::{CONNECT6_ROADS, GOMOKU_ROADS};
+use evotune::games::connect::make_move;
+use evotune::games::connect::movegen::Move;
+use evotune::games::connect::movegen::{MoveGen, MoveGenConfig, Situation};
+use evotune::games::connect::notation::{board_from_record_moves, play_move, record_moves};
+use evotune::games::connect::{Board, Colour, Connect6, Rules};
+use evotune::games::gomoku::{Gomoku, GomokuBoard};
+use evotune::player::random_weights;
+use evotune::search::{Engine, SearchResult, MATE_BOUND};
 
 fn weights(rules: Rules) -> Weights {
-    EvalKind::Roads.schema(rules).defaults()
+    if rules == Rules::GOMOKU {
+        GOMOKU_ROADS.defaults()
+    } else {
+        CONNECT6_ROADS.defaults()
+    }
 }
 
-fn engine(kind: SearchKind, tt_mib: usize) -> Engine {
-    Engine::new(EngineConfig { search: kind, tt_mib, ..EngineConfig::default() }, &weights(Rules::CONNECT6))
+fn engine(kind: SearchKind, tt_mib: usize) -> Engine<Connect6> {
+    Engine::new(EngineSettings { search: kind, tt_mib, ..EngineSettings::default() }, &weights(Rules::CONNECT6))
 }
 
 fn board(moves: &[&str]) -> Board {
@@ -66,8 +76,8 @@ fn searchable(each: usize) -> Vec<Board> {
 }
 
 /// What a deterministic search must repeat: everything but the time.
-fn key(r: &SearchResult) -> (String, i32, u32, u64, Vec<String>) {
-    let text = |m: &evotune::game::connect::movegen::Move| format!("{:?}", m.stones());
+fn key(r: &SearchResult<Move>) -> (String, i32, u32, u64, Vec<String>) {
+    let text = |m: &evotune::games::connect::movegen::Move| format!("{:?}", m.stones());
     (text(&r.best), r.score, r.depth, r.nodes, r.pv.iter().map(text).collect())
 }
 
@@ -122,7 +132,7 @@ fn node_budget_searches_repeat_exactly() {
 /// The engine's answer as a game move: stones on empty cells, a whole turn unless a stone won,
 /// and the engine's own `make_move` plays it. The referee's stricter check (no stone after a
 /// winning stone) is `play_game_accepts_the_engines_winning_move`.
-fn check_answer(board: &Board, r: &SearchResult, what: &str) {
+fn check_answer(board: &Board, r: &SearchResult<Move>, what: &str) {
     let stones = r.best.stones();
     assert!(!stones.is_empty(), "{what}: no move");
     let mut b = board.clone();
@@ -163,7 +173,7 @@ fn searched_moves_are_legal() {
 #[test]
 fn gomoku_engines_play_legal_single_stones() {
     let w = weights(Rules::GOMOKU);
-    let mut e = Engine::new(EngineConfig { tt_mib: 2, ..EngineConfig::default() }, &w);
+    let mut e = Engine::<Gomoku>::new(EngineSettings { tt_mib: 2, ..EngineSettings::default() }, &w);
     for seed in 0..6 {
         let stones = random_game(Rules::GOMOKU, 7100 + seed, RandomStyle { region: 11, near: 0.8 }, 225);
         let mut n = 0;
@@ -173,7 +183,8 @@ fn gomoku_engines_play_legal_single_stones() {
                 return;
             }
             e.new_game(0);
-            let r = e.search(b, &Limits::depth(2));
+            let mut pos = GomokuBoard::from_board(b.clone());
+            let r = e.search(&mut pos, &Limits::depth(2));
             let what = format!("gomoku {:?}", record_moves(b));
             assert_eq!(r.best.stones().len(), 1, "{what}");
             let mut after = b.clone();
@@ -258,21 +269,21 @@ fn table_has_the_size_asked_and_keeps_it() {
 }
 
 fn player(name: &str, depth: u32) -> Player {
-    let config = EngineConfig { tt_mib: 1, ..EngineConfig::default() };
+    let config = EngineSettings { tt_mib: 1, ..EngineSettings::default() };
     Player::new(name, weights(Rules::CONNECT6), config, Limits::depth(depth))
 }
 
 /// Games between random weight tables: every record replays and its result is the board's.
 #[test]
 fn games_of_random_players_replay_with_their_result() {
-    let schema = EvalKind::Roads.schema(Rules::CONNECT6);
-    let config = EngineConfig { tt_mib: 1, ..EngineConfig::default() };
+    let schema = &CONNECT6_ROADS;
+    let config = EngineSettings { tt_mib: 1, ..EngineSettings::default() };
     let settings = GameSettings { max_turns: 60 };
     let mut refused = 0;
     for seed in 0..10u64 {
-        let a = Player::new("a", random_weights(schema, seed), config, Limits::depth(1));
-        let b = Player::new("b", random_weights(schema, seed + 100), config, Limits::depth(1));
-        let r = play_game(&a, &b, &["j10".to_string()], &settings, seed);
+        let a = Player::new("a", random_weights(schema, seed), config.clone(), Limits::depth(1));
+        let b = Player::new("b", random_weights(schema, seed + 100), config.clone(), Limits::depth(1));
+        let r = play_game::<Connect6>(&a, &b, &["j10".to_string()], &settings, seed);
         if r.reason == Reason::Illegal {
             // See play_game_accepts_the_engines_winning_move.
             refused += 1;
@@ -280,9 +291,9 @@ fn games_of_random_players_replay_with_their_result() {
         }
         let board = board_from_record_moves(Rules::CONNECT6, &r.moves).expect("the record replays");
         match r.reason {
-            Reason::Six => {
+            Reason::Rule(ref w) if w == "six" => {
                 let w = board.winner().expect("a six");
-                assert_eq!(r.result, if w == Colour::Black { Outcome::Black } else { Outcome::White });
+                assert_eq!(r.result, if w == Colour::Black { Outcome::First } else { Outcome::Second });
             }
             Reason::Movecap => assert_eq!((r.result, board.winner()), (Outcome::Draw, None)),
             other => panic!("seed {seed}: unexpected end {other:?}"),
@@ -304,6 +315,6 @@ fn play_game_accepts_the_engines_winning_move() {
     let b = board_from_record_moves(Rules::CONNECT6, &opening).unwrap();
     let mut gen = MoveGen::new(MoveGenConfig::default(), &b);
     assert_eq!(gen.situation(&b), Situation::Win);
-    let r = play_game(&player("a", 2), &player("b", 2), &opening, &GameSettings::default(), 0);
-    assert_eq!((r.result, r.reason), (Outcome::Black, Reason::Six), "{:?}", r.moves.last());
+    let r = play_game::<Connect6>(&player("a", 2), &player("b", 2), &opening, &GameSettings::default(), 0);
+    assert_eq!((r.result, r.reason), (Outcome::First, Reason::rule("six")), "{:?}", r.moves.last());
 }

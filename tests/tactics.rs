@@ -1,16 +1,21 @@
 //! Tactical positions with rule-judged answers (`tests/fixtures/*.jsonl`, see
-//! `../shared/positions/README.md`): win now, block every threat, win in two turns.
+//! `tests/fixtures/README.md`): win now, block every threat, win in two turns.
 
 mod common;
 
 use common::{colour_of_letter, judge, load};
-use evotune::game::connect::notation::board_from_record_moves;
-use evotune::game::connect::Rules;
-use evotune::search::{make_move, Engine, EngineConfig, Limits, SearchKind};
+use evotune::core::limits::Limits;
+use evotune::core::settings::{EngineSettings, SearchKind};
+use evotune::games::connect::eval::CONNECT6_ROADS;
+use evotune::games::connect::make_move;
+use evotune::games::connect::notation::board_from_record_moves;
+use evotune::games::connect::Connect6;
+use evotune::games::connect::Rules;
+use evotune::search::Engine;
 
-fn check_file(path: &str, config: EngineConfig, limits: Limits) {
-    let weights = config.eval.schema(Rules::CONNECT6).defaults();
-    let mut engine = Engine::new(config, &weights);
+fn check_file(path: &str, config: EngineSettings, limits: Limits) {
+    let weights = CONNECT6_ROADS.defaults();
+    let mut engine = Engine::<Connect6>::new(config, &weights);
     let mut failures = Vec::new();
     let positions = load(path);
     assert!(!positions.is_empty());
@@ -30,17 +35,17 @@ fn check_file(path: &str, config: EngineConfig, limits: Limits) {
 
 #[test]
 fn shared_sample_positions_pvs() {
-    check_file("tests/fixtures/connect6-tactics.jsonl", EngineConfig::default(), Limits::depth(2));
+    check_file("tests/fixtures/connect6-tactics.jsonl", EngineSettings::default(), Limits::depth(2));
 }
 
 #[test]
 fn shared_sample_positions_alphabeta() {
-    let config = EngineConfig { search: SearchKind::Alphabeta, ..EngineConfig::default() };
+    let config = EngineSettings { search: SearchKind::Alphabeta, ..EngineSettings::default() };
     check_file("tests/fixtures/connect6-tactics.jsonl", config, Limits::depth(2));
 }
 
 #[test]
 fn shared_sample_positions_mcts() {
-    let config = EngineConfig { search: SearchKind::Mcts, ..EngineConfig::default() };
+    let config = EngineSettings { search: SearchKind::Mcts, ..EngineSettings::default() };
     check_file("tests/fixtures/connect6-tactics.jsonl", config, Limits::nodes(2000));
 }

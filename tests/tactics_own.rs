@@ -1,5 +1,5 @@
 //! A tactical fixture of our own (`tests/fixtures/connect6-tactics-own.jsonl`, the format and
-//! kinds of `../shared/positions/README.md`): positions from seeded random games and from
+//! kinds of `tests/fixtures/README.md`): positions from seeded random games and from
 //! self-play of random weight tables, classified by brute force. The generator is the ignored
 //! test `generate_own_fixture`; the other tests check that every position of both fixtures is
 //! of its kind and judge the engines' answers by the rule.
@@ -20,11 +20,15 @@ use common::{
     unstoppable_double, Oracle, Position, RandomStyle,
 };
 use evotune::arena::game::{play_game, GameSettings};
-use evotune::game::connect::eval::EvalKind;
-use evotune::game::connect::notation::{board_from_record_moves, parse_record_move, play_move, record_moves};
-use evotune::game::connect::{Board, Cell, Rules};
-use evotune::player::{random_weights, Player};
-use evotune::search::{make_move, Engine, EngineConfig, Limits, SearchKind};
+use evotune::arena::player::Player;
+use evotune::core::limits::Limits;
+use evotune::core::settings::{EngineSettings, SearchKind};
+use evotune::games::connect::eval::CONNECT6_ROADS;
+use evotune::games::connect::make_move;
+use evotune::games::connect::notation::{board_from_record_moves, parse_record_move, play_move, record_moves};
+use evotune::games::connect::{Board, Cell, Connect6, Rules};
+use evotune::player::random_weights;
+use evotune::search::Engine;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -62,14 +66,14 @@ fn source_game(seed: u64) -> Vec<Cell> {
     if seed.is_multiple_of(2) {
         return random_game(C6, 50_000 + seed, styles[(seed / 2) as usize % 4], 361);
     }
-    let schema = EvalKind::Roads.schema(C6);
-    let config = EngineConfig { tt_mib: 1, ..EngineConfig::default() };
-    let black = Player::new("a", random_weights(schema, seed), config, Limits::depth(1));
+    let schema = &CONNECT6_ROADS;
+    let config = EngineSettings { tt_mib: 1, ..EngineSettings::default() };
+    let black = Player::new("a", random_weights(schema, seed), config.clone(), Limits::depth(1));
     let white = Player::new("b", random_weights(schema, seed + 1), config, Limits::depth(1));
     // A random opening of a few stones so that the games differ in more than the weights.
     let opening = random_game(C6, 60_000 + seed, RandomStyle { region: 7, near: 1.0 }, 5);
     let board = common::board_of(C6, &opening);
-    let record = play_game(&black, &white, &record_moves(&board), &GameSettings { max_turns: 80 }, seed);
+    let record = play_game::<Connect6>(&black, &white, &record_moves(&board), &GameSettings { max_turns: 80 }, seed);
     let mut stones = Vec::new();
     for m in &record.moves {
         match parse_record_move(C6, m) {
@@ -178,9 +182,9 @@ fn shared_fixture_positions_are_of_their_kinds() {
 
 /// Runs an engine on every position of the fixture and judges each answer by the rule.
 /// Returns passes per kind and the failures.
-fn run(config: EngineConfig, limits: Limits) -> (BTreeMap<String, (usize, usize)>, Vec<String>) {
-    let weights = config.eval.schema(C6).defaults();
-    let mut engine = Engine::new(config, &weights);
+fn run(config: EngineSettings, limits: Limits) -> (BTreeMap<String, (usize, usize)>, Vec<String>) {
+    let weights = CONNECT6_ROADS.defaults();
+    let mut engine = Engine::<Connect6>::new(config.clone(), &weights);
     let mut tally: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut refused = 0;
@@ -212,22 +216,22 @@ fn run(config: EngineConfig, limits: Limits) -> (BTreeMap<String, (usize, usize)
     (tally, failures)
 }
 
-fn assert_all_pass(config: EngineConfig, limits: Limits) {
+fn assert_all_pass(config: EngineSettings, limits: Limits) {
     let (_, failures) = run(config, limits);
     assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
 fn own_fixture_pvs_depth_2() {
-    assert_all_pass(EngineConfig::default(), Limits::depth(2));
+    assert_all_pass(EngineSettings::default(), Limits::depth(2));
 }
 
 #[test]
 fn own_fixture_pvs_depth_3() {
-    assert_all_pass(EngineConfig::default(), Limits::depth(3));
+    assert_all_pass(EngineSettings::default(), Limits::depth(3));
 }
 
 #[test]
 fn own_fixture_alphabeta_depth_2() {
-    assert_all_pass(EngineConfig { search: SearchKind::Alphabeta, ..EngineConfig::default() }, Limits::depth(2));
+    assert_all_pass(EngineSettings { search: SearchKind::Alphabeta, ..EngineSettings::default() }, Limits::depth(2));
 }

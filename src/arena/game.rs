@@ -3,15 +3,14 @@
 
 use std::time::Instant;
 
+use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
+use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome, Reason};
-use crate::game::connect::movegen::Move;
-use crate::game::connect::notation::{board_from_record_moves, move_to_record, play_move};
-use crate::game::connect::{Board, Colour, Rules};
-use crate::player::Player;
+use crate::core::game::{GameMove, Position, Side, Status};
 use crate::report::progress::Progress;
-use crate::search::Engine;
+use crate::search::{Engine, Searchable};
 
 /// How games are refereed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -28,21 +27,30 @@ impl Default for GameSettings {
     }
 }
 
-/// Plays one game from `opening` (record moves from the empty board). The players' engines
+/// Plays one game of `G` from `opening` (record moves from the start). The players' engines
 /// are built for this game and dropped after it, so nothing carries over between games.
-pub fn play_game(black: &Player, white: &Player, opening: &[String], settings: &GameSettings, seed: u64) -> GameRecord {
-    let rules = Rules::for_game(black.weights.schema().game).unwrap_or(Rules::CONNECT6);
-    let mut engines = [Engine::new(black.engine, &black.weights), Engine::new(white.engine, &white.weights)];
+pub fn play_game<G: Searchable>(
+    first: &Player,
+    second: &Player,
+    opening: &[String],
+    settings: &GameSettings,
+    seed: u64,
+) -> GameRecord {
+    let game = G::default();
+    let mut engines = [
+        Engine::<G>::new(first.engine.clone(), &first.weights),
+        Engine::<G>::new(second.engine.clone(), &second.weights),
+    ];
     engines[0].new_game(seed);
     engines[1].new_game(seed ^ 0x5851_F42D_4C95_7F2D);
-    let players = [black, white];
+    let players = [first, second];
     let mut record = GameRecord {
-        black_engine: Some(describe(black)),
-        white_engine: Some(describe(white)),
-        ..GameRecord::start(rules.game_name(), &black.name, &white.name, opening, seed)
+        first_engine: Some(first.describe()),
+        second_engine: Some(second.describe()),
+        ..GameRecord::start(G::NAME, &first.name, &second.name, opening, seed)
     };
-    let mut board = match board_from_record_moves(rules, opening) {
-        Ok(b) => b,
+    let mut pos = match game.replay(opening) {
+        Ok(p) => p,
         Err(e) => {
             // Openings are checked when a suite is built; a bad one is a caller's bug, and
             // the record says so rather than the thread panicking.
@@ -51,37 +59,49 @@ pub fn play_game(black: &Player, white: &Player, opening: &[String], settings: &
             return record;
         }
     };
+    // Dice games draw from a stream of the game's seed; the others never ask.
+    let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0xD1CE);
     let mut turns = opening.len();
     loop {
-        if let Some(w) = board.winner() {
-            record.result = outcome_of(w);
-            record.reason = if rules.k == 6 { Reason::Six } else { Reason::Five };
-            break;
-        }
-        if board.is_full() {
-            record.reason = Reason::Full;
-            break;
+        match pos.status() {
+            Status::Won { winner, reason } => {
+                record.result = outcome_of(winner);
+                record.reason = Reason::rule(reason);
+                break;
+            }
+            Status::Draw { reason } => {
+                record.reason = Reason::rule(reason);
+                break;
+            }
+            Status::Ongoing => {}
         }
         if settings.max_turns > 0 && turns >= settings.max_turns {
             record.reason = Reason::Movecap;
             break;
         }
-        let side = board.to_move().index();
+        if let Some(n) = pos.chance() {
+            pos.resolve_chance(dice.random_range(0..n.max(1)));
+            continue;
+        }
+        let side = pos.side_to_move().index();
         let start = Instant::now();
-        let result = engines[side].search(&mut board, &players[side].limits);
+        let result = engines[side].search(&mut pos, &players[side].limits());
         let ms = start.elapsed().as_millis() as u64;
         if side == 0 {
-            record.black_ms += ms;
+            record.first_ms += ms;
         } else {
-            record.white_ms += ms;
+            record.second_ms += ms;
         }
-        if let Err(why) = legal(&mut board, result.best) {
-            record.result = outcome_of(board.to_move().other());
+        let text = game.format_move(&pos, result.best);
+        let legal =
+            if result.best.is_none() { Err("no move".to_string()) } else { game.play_checked(&mut pos, result.best) };
+        if let Err(why) = legal {
+            record.result = outcome_of(pos.side_to_move().other());
             record.reason = Reason::Illegal;
             record.moves.push(format!("# illegal move {:?}: {why}", result.best));
             break;
         }
-        record.moves.push(move_to_record(rules, result.best.stones()));
+        record.moves.push(text);
         turns += 1;
     }
     record
@@ -90,26 +110,14 @@ pub fn play_game(black: &Player, white: &Player, opening: &[String], settings: &
 /// Plays games. The real one plays them with engines; tests use a deterministic mock so that
 /// scheduling, statistics and the GA run in milliseconds.
 pub trait Referee: Sync {
-    fn play(&self, black: &Player, white: &Player, opening: &[String], seed: u64) -> GameRecord;
-}
-
-/// The real referee: [`play_game`] under fixed settings.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct EngineReferee {
-    pub settings: GameSettings,
-}
-
-impl Referee for EngineReferee {
-    fn play(&self, black: &Player, white: &Player, opening: &[String], seed: u64) -> GameRecord {
-        play_game(black, white, opening, &self.settings, seed)
-    }
+    fn play(&self, first: &Player, second: &Player, opening: &[String], seed: u64) -> GameRecord;
 }
 
 /// One game to play: who, from which opening, with which seed.
 #[derive(Clone, Copy, Debug)]
 pub struct GameJob<'a> {
-    pub black: &'a Player,
-    pub white: &'a Player,
+    pub first: &'a Player,
+    pub second: &'a Player,
     pub opening: &'a [String],
     pub opening_index: usize,
     pub seed: u64,
@@ -120,7 +128,7 @@ pub struct GameJob<'a> {
 pub fn play_games(referee: &dyn Referee, jobs: &[GameJob], progress: &Progress) -> Vec<GameRecord> {
     jobs.par_iter()
         .map(|job| {
-            let mut record = referee.play(job.black, job.white, job.opening, job.seed);
+            let mut record = referee.play(job.first, job.second, job.opening, job.seed);
             record.opening = Some(job.opening_index);
             progress.inc(1);
             record
@@ -128,34 +136,25 @@ pub fn play_games(referee: &dyn Referee, jobs: &[GameJob], progress: &Progress) 
         .collect()
 }
 
-/// Plays `m` if it is a legal move for the side to move.
-fn legal(board: &mut Board, m: Move) -> Result<(), String> {
-    if m.is_none() {
-        return Err("no move".into());
+fn outcome_of(s: Side) -> Outcome {
+    match s {
+        Side::First => Outcome::First,
+        Side::Second => Outcome::Second,
     }
-    play_move(board, m.stones())
-}
-
-fn outcome_of(c: Colour) -> Outcome {
-    match c {
-        Colour::Black => Outcome::Black,
-        Colour::White => Outcome::White,
-    }
-}
-
-fn describe(p: &Player) -> String {
-    format!("{} {} {}", p.engine.search.name(), p.engine.eval.name(), p.limits.describe())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::connect::eval::EvalKind;
-    use crate::search::{EngineConfig, Limits};
+    use crate::core::limits::Limits;
+    use crate::core::settings::EngineSettings;
+    use crate::games::connect::eval::CONNECT6_ROADS;
+    use crate::games::connect::notation::board_from_record_moves;
+    use crate::games::connect::{Colour, Connect6, Rules};
 
     fn player(name: &str, depth: u32) -> Player {
-        let w = EvalKind::Roads.schema(Rules::CONNECT6).defaults();
-        Player::new(name, w, EngineConfig { tt_mib: 1, ..EngineConfig::default() }, Limits::depth(depth))
+        let w = CONNECT6_ROADS.defaults();
+        Player::new(name, w, EngineSettings { tt_mib: 1, ..EngineSettings::default() }, Limits::depth(depth))
     }
 
     #[test]
@@ -163,13 +162,14 @@ mod tests {
         let (a, b) = (player("a", 1), player("b", 2));
         let opening: Vec<String> = ["j10", "k11k9", "h8l12"].iter().map(|s| s.to_string()).collect();
         let settings = GameSettings::default();
-        let r1 = play_game(&a, &b, &opening, &settings, 1);
-        let r2 = play_game(&a, &b, &opening, &settings, 1);
+        let r1 = play_game::<Connect6>(&a, &b, &opening, &settings, 1);
+        let r2 = play_game::<Connect6>(&a, &b, &opening, &settings, 1);
         assert_eq!(r1.moves, r2.moves);
-        assert_eq!((r1.result, r1.reason), (r2.result, r2.reason));
+        assert_eq!((r1.result, &r1.reason), (r2.result, &r2.reason));
         let board = board_from_record_moves(Rules::CONNECT6, &r1.moves).expect("the record replays");
-        match r1.reason {
-            Reason::Six => assert_eq!(Some(r1.result), board.winner().map(outcome_of)),
+        let side = |c: Colour| if c == Colour::Black { Side::First } else { Side::Second };
+        match &r1.reason {
+            Reason::Rule(w) if w == "six" => assert_eq!(Some(r1.result), board.winner().map(|c| outcome_of(side(c)))),
             Reason::Movecap => assert!(r1.moves.len() >= settings.max_turns),
             other => panic!("unexpected end {other:?}"),
         }
@@ -180,7 +180,7 @@ mod tests {
     #[test]
     fn the_move_cap_draws() {
         let (a, b) = (player("a", 1), player("b", 1));
-        let r = play_game(&a, &b, &["j10".to_string()], &GameSettings { max_turns: 4 }, 0);
+        let r = play_game::<Connect6>(&a, &b, &["j10".to_string()], &GameSettings { max_turns: 4 }, 0);
         assert_eq!((r.result, r.reason, r.moves.len()), (Outcome::Draw, Reason::Movecap, 4));
     }
 }

@@ -11,11 +11,11 @@ use anyhow::Result;
 
 use crate::arena::game::{play_games, GameJob, Referee};
 use crate::arena::openings::Openings;
+use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome};
 use crate::arena::stats::{GameScore, Hypothesis, Pentanomial, Sprt, Wdl};
-use crate::player::Player;
-use crate::report::progress::Progress;
-use crate::rng::derive_seed;
+use crate::core::rng::derive_seed;
+use crate::report::progress::{Progress, ProgressMode};
 
 /// Pairs scored between two SPRT checks and progress reports.
 pub const BATCH_PAIRS: usize = 8;
@@ -37,11 +37,11 @@ pub struct MatchReport {
     pub wdl: Wdl,
     pub penta: Pentanomial,
     /// A's results with Black (moving first) and with White.
-    pub a_black: Wdl,
-    pub a_white: Wdl,
+    pub a_first: Wdl,
+    pub a_second: Wdl,
     /// Games won by the first player (Black), by the second, and drawn, whoever played them.
-    pub black_wins: u64,
-    pub white_wins: u64,
+    pub first_wins: u64,
+    pub second_wins: u64,
     pub draws: u64,
     pub llr: Option<f64>,
     pub verdict: Option<Hypothesis>,
@@ -51,18 +51,18 @@ pub struct MatchReport {
 }
 
 impl MatchReport {
-    fn add_pair(&mut self, a_black: &GameRecord, a_white: &GameRecord) {
-        let first = score_for(a_black.result, true);
-        let second = score_for(a_white.result, false);
-        self.a_black.add(first);
-        self.a_white.add(second);
+    fn add_pair(&mut self, a_first: &GameRecord, a_second: &GameRecord) {
+        let first = score_for(a_first.result, true);
+        let second = score_for(a_second.result, false);
+        self.a_first.add(first);
+        self.a_second.add(second);
         self.wdl.add(first);
         self.wdl.add(second);
         self.penta.add_pair(first, second);
-        for r in [a_black, a_white] {
+        for r in [a_first, a_second] {
             match r.result {
-                Outcome::Black => self.black_wins += 1,
-                Outcome::White => self.white_wins += 1,
+                Outcome::First => self.first_wins += 1,
+                Outcome::Second => self.second_wins += 1,
                 Outcome::Draw => self.draws += 1,
             }
         }
@@ -103,21 +103,21 @@ impl MatchReport {
             fmt_elo(self.penta.elo_error95())
         );
         s += &format!(
-            "{} as first player (black): W {} D {} L {} ({:.1}% wins); as second (white): W {} D {} L {} ({:.1}% wins)\n",
+            "{} as first player: W {} D {} L {} ({:.1}% wins); as second: W {} D {} L {} ({:.1}% wins)\n",
             self.a,
-            self.a_black.wins,
-            self.a_black.draws,
-            self.a_black.losses,
-            pct(self.a_black.wins, self.a_black.games()),
-            self.a_white.wins,
-            self.a_white.draws,
-            self.a_white.losses,
-            pct(self.a_white.wins, self.a_white.games()),
+            self.a_first.wins,
+            self.a_first.draws,
+            self.a_first.losses,
+            pct(self.a_first.wins, self.a_first.games()),
+            self.a_second.wins,
+            self.a_second.draws,
+            self.a_second.losses,
+            pct(self.a_second.wins, self.a_second.games()),
         );
         s += &format!(
             "first player won {:.1}%, second {:.1}%, drawn {:.1}%\n",
-            pct(self.black_wins, g),
-            pct(self.white_wins, g),
+            pct(self.first_wins, g),
+            pct(self.second_wins, g),
             pct(self.draws, g)
         );
         if let (Some(sprt), Some(llr)) = (sprt, self.llr) {
@@ -154,11 +154,11 @@ fn fmt_elo(e: f64) -> String {
     }
 }
 
-/// The game's score for A, who played Black when `a_black`.
-pub fn score_for(result: Outcome, a_black: bool) -> GameScore {
-    match (result, a_black) {
+/// The game's score for A, who played Black when `a_first`.
+pub fn score_for(result: Outcome, a_first: bool) -> GameScore {
+    match (result, a_first) {
         (Outcome::Draw, _) => GameScore::Draw,
-        (Outcome::Black, true) | (Outcome::White, false) => GameScore::Win,
+        (Outcome::First, true) | (Outcome::Second, false) => GameScore::Win,
         _ => GameScore::Loss,
     }
 }
@@ -196,8 +196,8 @@ pub fn run_match(
                 let index = i % suite.len();
                 let seed = derive_seed(&[config.seed, i as u64]);
                 [
-                    GameJob { black: a, white: b, opening, opening_index: index, seed },
-                    GameJob { black: b, white: a, opening, opening_index: index, seed },
+                    GameJob { first: a, second: b, opening, opening_index: index, seed },
+                    GameJob { first: b, second: a, opening, opening_index: index, seed },
                 ]
             })
             .collect();
@@ -219,46 +219,92 @@ pub fn run_match(
     Ok(report)
 }
 
+/// Plays a match on the current rayon pool with a progress bar: the line that says who plays
+/// whom, then the games. `live` prints the running W/D/L after every batch (for SPRT runs).
+/// The front end of `match`, `selfplay` and the reproductions.
+#[allow(clippy::too_many_arguments)]
+pub fn play_match(
+    referee: &dyn Referee,
+    a: &Player,
+    b: &Player,
+    openings: &mut Openings,
+    config: &MatchConfig,
+    mode: ProgressMode,
+    live: bool,
+    on_game: &mut dyn FnMut(&GameRecord) -> Result<()>,
+) -> Result<MatchReport> {
+    let described = openings.describe(config.pairs).map_err(|e| anyhow::anyhow!("openings: {e}"))?;
+    if mode != ProgressMode::Hidden {
+        eprintln!(
+            "{} ({}) vs {} ({}): {} games from {} on {} threads",
+            a.name,
+            a.describe(),
+            b.name,
+            b.describe(),
+            2 * config.pairs,
+            described,
+            rayon::current_num_threads()
+        );
+    }
+    let progress = Progress::new("games", 2 * config.pairs as u64, "games", mode);
+    let report = run_match(referee, a, b, openings, config, &progress, on_game, &mut |r| {
+        let w = &r.wdl;
+        let mut msg = format!("W {} D {} L {} Elo {:.0}", w.wins, w.draws, w.losses, w.elo());
+        if let Some(llr) = r.llr {
+            msg += &format!(" LLR {llr:.2}");
+        }
+        if live {
+            progress.println(&msg);
+        }
+        progress.set_message(msg);
+    })?;
+    progress.finish();
+    Ok(report)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::arena::openings::OpeningSuite;
     use crate::arena::records::Reason;
-    use crate::game::connect::eval::EvalKind;
-    use crate::game::connect::Rules;
+    use crate::core::limits::Limits;
+    use crate::core::settings::EngineSettings;
+    use crate::games::connect::eval::CONNECT6_ROADS;
     use crate::report::progress::ProgressMode;
-    use crate::search::{EngineConfig, Limits};
 
     /// Black wins when its first weight is larger; ties go to the seed's parity.
     struct Mock;
     impl Referee for Mock {
-        fn play(&self, black: &Player, white: &Player, opening: &[String], seed: u64) -> GameRecord {
-            let (x, y) = (black.weights.values()[0], white.weights.values()[0]);
+        fn play(&self, first: &Player, second: &Player, opening: &[String], seed: u64) -> GameRecord {
+            let (x, y) = (first.weights.values()[0], second.weights.values()[0]);
             let result = match x.cmp(&y) {
-                std::cmp::Ordering::Greater => Outcome::Black,
-                std::cmp::Ordering::Less => Outcome::White,
+                std::cmp::Ordering::Greater => Outcome::First,
+                std::cmp::Ordering::Less => Outcome::Second,
                 _ if seed.is_multiple_of(3) => Outcome::Draw,
-                _ if seed % 3 == 1 => Outcome::Black,
-                _ => Outcome::White,
+                _ if seed % 3 == 1 => Outcome::First,
+                _ => Outcome::Second,
             };
             GameRecord {
                 result,
                 reason: Reason::Adjudicated,
-                ..GameRecord::start("connect6", &black.name, &white.name, opening, seed)
+                ..GameRecord::start("connect6", &first.name, &second.name, opening, seed)
             }
         }
     }
 
     fn player(name: &str, first: i32) -> Player {
-        let schema = EvalKind::Roads.schema(Rules::CONNECT6);
+        let schema = &CONNECT6_ROADS;
         let mut v = schema.defaults().values().to_vec();
         v[0] = first;
-        let w = crate::weights::Weights::from_values(schema, v).unwrap();
-        Player::new(name, w, EngineConfig::default(), Limits::depth(1))
+        let w = crate::core::weights::Weights::from_values(schema, v).unwrap();
+        Player::new(name, w, EngineSettings::default(), Limits::depth(1))
     }
 
     fn suite() -> Openings {
-        Openings::fixed(OpeningSuite { rules: Rules::CONNECT6, openings: vec![vec!["j10".into()], vec!["k10".into()]] })
+        Openings::fixed(OpeningSuite {
+            game: crate::registry::CONNECT6,
+            openings: vec![vec!["j10".into()], vec!["k10".into()]],
+        })
     }
 
     fn run(a: &Player, b: &Player, config: &MatchConfig) -> (MatchReport, Vec<GameRecord>) {
@@ -287,13 +333,13 @@ mod tests {
         let (r, records) = run(&a, &b, &MatchConfig { pairs: 5, seed: 1, sprt: None });
         assert_eq!(records.len(), 10);
         for (i, g) in records.iter().enumerate() {
-            assert_eq!(g.black, if i % 2 == 0 { "a" } else { "b" });
+            assert_eq!(g.first, if i % 2 == 0 { "a" } else { "b" });
             assert_eq!(g.opening, Some((i / 2) % 2));
         }
         assert_eq!((r.wdl.wins, r.wdl.draws, r.wdl.losses), (10, 0, 0));
         assert_eq!(r.penta.0, [0, 0, 0, 0, 5]);
-        assert_eq!((r.a_black.wins, r.a_white.wins), (5, 5));
-        assert_eq!((r.black_wins, r.white_wins), (5, 5));
+        assert_eq!((r.a_first.wins, r.a_second.wins), (5, 5));
+        assert_eq!((r.first_wins, r.second_wins), (5, 5));
         assert_eq!(r.openings, 2, "5 pairs from a suite of 2");
     }
 

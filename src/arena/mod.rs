@@ -1,9 +1,49 @@
 //! The arena: games between players, matches with statistics, tournaments, records.
+//!
+//! The arena plays any game: a game is played by a [`game::Referee`] (the registry's engine
+//! referee, or a test's mock), and what the arena needs of a game beyond that, to handle its
+//! openings and records as text, is an [`ArenaGame`].
 
 pub mod game;
 pub mod matches;
 pub mod openings;
+pub mod player;
 pub mod records;
 pub mod stats;
 pub mod tournament;
 pub mod validation;
+
+use crate::arena::openings::{OpeningConfig, OpeningMaker};
+use crate::core::game::Side;
+
+/// Why a list of record moves cannot start a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningError {
+    /// A move is not legal (or not readable); the text says which and why.
+    Illegal(String),
+    /// The game is over after it.
+    Decided,
+    /// It stops in the middle of a turn.
+    MidTurn,
+}
+
+/// What the arena needs of a game to handle it as text: its names, its openings (checked,
+/// compared up to symmetry, generated) and who made each move of a record.
+pub trait ArenaGame: Send + Sync {
+    /// The name configs, weight files and records use (`connect6`).
+    fn name(&self) -> &'static str;
+    /// The name for people and SGF (`Connect6`).
+    fn title(&self) -> &'static str;
+    /// Columns and rows of the board (for the opening generator's radius).
+    fn board_size(&self) -> (usize, usize);
+    /// Stones (or pieces moved) in an opening of `turns` turns.
+    fn stones_in_turns(&self, turns: usize) -> usize;
+    /// Checks that record moves make a legal, undecided game at the start of a turn, and
+    /// returns a key equal for openings equal up to the board's symmetries.
+    fn opening_key(&self, moves: &[String]) -> Result<Vec<u32>, OpeningError>;
+    /// The game's maker of candidate openings for these settings.
+    fn opening_maker(&self, config: &OpeningConfig) -> Box<dyn OpeningMaker>;
+    /// Who made each move of a record (the first moves of a game that does not alternate
+    /// belong to one side); moves that cannot be read are given to the side whose turn it is.
+    fn movers(&self, moves: &[String]) -> Vec<Side>;
+}

@@ -8,14 +8,10 @@
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::connect::eval::roads::RoadEval;
-use crate::game::connect::eval::EvalKind;
-use crate::game::connect::movegen::{MoveGen, MoveGenConfig, Situation};
-use crate::game::connect::notation::{board_from_record_moves, record_moves};
-use crate::game::connect::{Board, Cell, Rules};
+use crate::arena::{ArenaGame, OpeningError};
 use crate::report::progress::Progress;
 
 /// How a suite is generated.
@@ -56,11 +52,23 @@ impl Default for OpeningConfig {
     }
 }
 
-/// A list of openings, each a list of record moves from the empty board.
-#[derive(Clone, Debug, PartialEq)]
+/// A list of openings of one game, each a list of record moves from the start.
+#[derive(Clone)]
 pub struct OpeningSuite {
-    pub rules: Rules,
+    pub game: &'static dyn ArenaGame,
     pub openings: Vec<Vec<String>>,
+}
+
+impl PartialEq for OpeningSuite {
+    fn eq(&self, other: &OpeningSuite) -> bool {
+        self.game.name() == other.game.name() && self.openings == other.openings
+    }
+}
+
+impl std::fmt::Debug for OpeningSuite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpeningSuite").field("game", &self.game.name()).field("openings", &self.openings).finish()
+    }
 }
 
 /// The most openings a suite may ask for (a match of this many pairs takes days).
@@ -79,22 +87,19 @@ const SATURATION_MIN_TRIES: usize = 10_000;
 const SATURATION_TRIES_PER_OPENING: usize = 20;
 
 impl OpeningConfig {
-    /// The largest `radius` on this board: from the centre to the nearest edge.
-    pub fn max_radius(rules: Rules) -> usize {
-        (rules.width.min(rules.height) as usize - 1) / 2
-    }
-
-    /// Stones an opening of `turns` turns places.
-    pub fn stones(&self, rules: Rules) -> usize {
-        rules.q as usize + self.turns.saturating_sub(1) * rules.p as usize
+    /// The largest `radius` on a board: from the centre to the nearest edge.
+    pub fn max_radius(game: &dyn ArenaGame) -> usize {
+        let (w, h) = game.board_size();
+        (w.min(h) - 1) / 2
     }
 
     /// Checks every value's range. The error names the setting (`count`, `turns`, ...) and
     /// says what is allowed; the caller puts it in its own terms (`[openings] count`,
     /// `--count`).
-    pub fn check(&self, rules: Rules) -> Result<(), BadSetting> {
+    pub fn check(&self, game: &dyn ArenaGame) -> Result<(), BadSetting> {
         let bad = |key, message| Err(BadSetting { key, message });
-        let max_radius = Self::max_radius(rules);
+        let max_radius = Self::max_radius(game);
+        let (width, height) = game.board_size();
         if !(1..=MAX_COUNT).contains(&self.count) {
             return bad("count", format!("{}: between 1 and {MAX_COUNT}", self.count));
         }
@@ -105,8 +110,8 @@ impl OpeningConfig {
             return bad(
                 "radius",
                 format!(
-                    "{}: between 1 and {max_radius} (the distance from the centre of the {}x{} board to its edge)",
-                    self.radius, rules.width, rules.height
+                    "{}: between 1 and {max_radius} (the distance from the centre of the {width}x{height} board to its edge)",
+                    self.radius
                 ),
             );
         }
@@ -117,7 +122,7 @@ impl OpeningConfig {
             return bad("top", format!("{}: between 1 and {MAX_TOP}", self.top));
         }
         let cells = (2 * self.radius + 1).pow(2);
-        let stones = self.stones(rules);
+        let stones = game.stones_in_turns(self.turns);
         if self.method == OpeningMethod::Random && stones > cells {
             return bad(
                 "turns",
@@ -238,17 +243,30 @@ impl std::fmt::Display for Shortfall {
 
 impl std::error::Error for Shortfall {}
 
+/// One attempt of a game's opening maker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Attempt {
+    /// An opening, and its key: equal for openings equal up to the board's symmetries.
+    Made { moves: Vec<String>, key: Vec<u32> },
+    /// Rejected: a threat on the board.
+    Threat,
+    /// Rejected (`random` method): the evaluation is this far from even.
+    Unbalanced(i32),
+}
+
+/// How a game makes one candidate opening from the settings and a random stream; the
+/// [`OpeningGenerator`] keeps the distinct ones and the statistics.
+pub trait OpeningMaker: Send {
+    fn attempt(&mut self, rng: &mut ChaCha8Rng) -> Attempt;
+}
+
 /// Draws distinct openings one at a time from a seed: the same seed gives the same sequence,
 /// however many are taken, so a suite can be generated whole or as a match needs it.
 pub struct OpeningGenerator {
-    rules: Rules,
     config: OpeningConfig,
     rng: ChaCha8Rng,
-    eval: RoadEval,
-    area: Vec<(i32, i32)>,
-    stones: usize,
-    movegen: MoveGen,
-    seen: std::collections::HashSet<Vec<(u8, Cell)>>,
+    maker: Box<dyn OpeningMaker>,
+    seen: std::collections::HashSet<Vec<u32>>,
     found: usize,
     attempts: usize,
     /// Attempts since the last new opening.
@@ -260,20 +278,11 @@ pub struct OpeningGenerator {
 }
 
 impl OpeningGenerator {
-    pub fn new(rules: Rules, config: &OpeningConfig, seed: u64) -> OpeningGenerator {
-        let (cx, cy) = (rules.width as i32 / 2, rules.height as i32 / 2);
-        let r = config.radius.max(1) as i32;
-        let area: Vec<(i32, i32)> = (-r..=r).flat_map(|dy| (-r..=r).map(move |dx| (cx + dx, cy + dy))).collect();
-        // Wide enough that `top` can reach past the search's usual width.
-        let wide = MoveGenConfig { width: config.top.max(1), ..MoveGenConfig::default() };
+    pub fn new(game: &dyn ArenaGame, config: &OpeningConfig, seed: u64) -> OpeningGenerator {
         OpeningGenerator {
-            rules,
             config: *config,
             rng: ChaCha8Rng::seed_from_u64(seed),
-            eval: RoadEval::new(&EvalKind::Roads.schema(rules).defaults()),
-            area,
-            stones: config.stones(rules),
-            movegen: MoveGen::new(wide, &Board::new(rules)),
+            maker: game.opening_maker(config),
             seen: std::collections::HashSet::new(),
             found: 0,
             attempts: 0,
@@ -292,37 +301,28 @@ impl OpeningGenerator {
         self.found >= self.config.count || self.attempts >= budget || saturated
     }
 
-    /// The next distinct opening (no two equal up to the board's eight symmetries, no threat
-    /// on the board), or None once `count` are out or the settings give no more.
+    /// The next distinct opening (no two equal up to the board's symmetries, no threat on the
+    /// board), or None once `count` are out or the settings give no more.
     pub fn next_opening(&mut self) -> Option<Vec<String>> {
         while !self.spent() {
             self.attempts += 1;
             self.misses += 1;
-            let board = match self.config.method {
-                OpeningMethod::Random => random_opening(self.rules, &self.area, self.stones, &mut self.rng),
-                OpeningMethod::Played => {
-                    played_opening(self.rules, &self.config, &self.area, &mut self.movegen, &mut self.rng)
-                }
-            };
-            if board.threat_count(board.to_move()) > 0 || board.threat_count(board.to_move().other()) > 0 {
-                self.threats += 1;
-                continue;
-            }
-            if self.config.method == OpeningMethod::Random {
-                let v = self.eval.evaluate(&board).abs();
-                if v > self.config.balance {
+            match self.maker.attempt(&mut self.rng) {
+                Attempt::Threat => self.threats += 1,
+                Attempt::Unbalanced(v) => {
                     self.unbalanced += 1;
                     self.closest = Some(self.closest.map_or(v, |c| c.min(v)));
-                    continue;
+                }
+                Attempt::Made { moves, key } => {
+                    if !self.seen.insert(key) {
+                        self.repeats += 1;
+                        continue;
+                    }
+                    self.found += 1;
+                    self.misses = 0;
+                    return Some(moves);
                 }
             }
-            if !self.seen.insert(canonical(&board)) {
-                self.repeats += 1;
-                continue;
-            }
-            self.found += 1;
-            self.misses = 0;
-            return Some(record_moves(&board));
         }
         None
     }
@@ -352,20 +352,24 @@ impl OpeningSuite {
     /// game pairs split 1-1 whoever played better. Two played turns (Black to move) were fair
     /// at depth 3 (54%) but Black won 90% at 100 ms per move; three played turns gave the
     /// first player 60%, 37%, 51%, 45% and 36% at depth 2, 3, 4, 100 ms and 300 ms.
-    pub fn generate(rules: Rules, config: &OpeningConfig, seed: u64) -> Result<OpeningSuite, Shortfall> {
-        Self::generate_at_least(rules, config, seed, 1, None)
+    pub fn generate(
+        game: &'static dyn ArenaGame,
+        config: &OpeningConfig,
+        seed: u64,
+    ) -> Result<OpeningSuite, Shortfall> {
+        Self::generate_at_least(game, config, seed, 1, None)
     }
 
     /// As [`generate`](Self::generate), but fewer than `needed` openings is an error, and
     /// `progress` (if any) counts the openings as they come.
     pub fn generate_at_least(
-        rules: Rules,
+        game: &'static dyn ArenaGame,
         config: &OpeningConfig,
         seed: u64,
         needed: usize,
         progress: Option<&Progress>,
     ) -> Result<OpeningSuite, Shortfall> {
-        let (suite, short) = Self::generate_reporting(rules, config, seed, progress);
+        let (suite, short) = Self::generate_reporting(game, config, seed, progress);
         match short {
             Some(s) if suite.len() < needed.max(1) => Err(Shortfall { needed: needed.max(1), ..s }),
             _ => Ok(suite),
@@ -375,12 +379,12 @@ impl OpeningSuite {
     /// Up to `config.count` openings, and when fewer came out, why (with `needed` = the
     /// count). The suite may be empty.
     pub fn generate_reporting(
-        rules: Rules,
+        game: &'static dyn ArenaGame,
         config: &OpeningConfig,
         seed: u64,
         progress: Option<&Progress>,
     ) -> (OpeningSuite, Option<Shortfall>) {
-        let mut generator = OpeningGenerator::new(rules, config, seed);
+        let mut generator = OpeningGenerator::new(game, config, seed);
         let mut openings = Vec::new();
         while let Some(o) = generator.next_opening() {
             openings.push(o);
@@ -389,16 +393,16 @@ impl OpeningSuite {
             }
         }
         let short = (openings.len() < config.count).then(|| generator.shortfall(config.count));
-        (OpeningSuite { rules, openings }, short)
+        (OpeningSuite { game, openings }, short)
     }
 
     /// Reads a suite; every opening must be a legal, unfinished game. Errors name the line.
-    pub fn load(path: &Path, rules: Rules) -> Result<OpeningSuite> {
+    pub fn load(path: &Path, game: &'static dyn ArenaGame) -> Result<OpeningSuite> {
         let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
-        Self::parse(&text, &path.display().to_string(), rules)
+        Self::parse(&text, &path.display().to_string(), game)
     }
 
-    pub fn parse(text: &str, file: &str, rules: Rules) -> Result<OpeningSuite> {
+    pub fn parse(text: &str, file: &str, game: &'static dyn ArenaGame) -> Result<OpeningSuite> {
         let mut openings = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
@@ -406,19 +410,18 @@ impl OpeningSuite {
                 continue;
             }
             let moves: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-            let board = board_from_record_moves(rules, &moves).with_context(|| format!("{file}:{}", i + 1))?;
-            if board.is_over() {
-                bail!("{file}:{}: the opening is already decided", i + 1);
-            }
-            if board.stones_left_in_turn() != board.turn_size() {
-                bail!("{file}:{}: the opening stops in the middle of a turn", i + 1);
+            match game.opening_key(&moves) {
+                Ok(_) => {}
+                Err(OpeningError::Illegal(e)) => bail!("{file}:{}: {e}", i + 1),
+                Err(OpeningError::Decided) => bail!("{file}:{}: the opening is already decided", i + 1),
+                Err(OpeningError::MidTurn) => bail!("{file}:{}: the opening stops in the middle of a turn", i + 1),
             }
             openings.push(moves);
         }
         if openings.is_empty() {
             bail!("{file}: no openings (one per line, record moves separated by spaces)");
         }
-        Ok(OpeningSuite { rules, openings })
+        Ok(OpeningSuite { game, openings })
     }
 
     pub fn to_text(&self) -> String {
@@ -447,11 +450,9 @@ impl OpeningSuite {
     /// that a test on `other` is out of sample for a player trained on this one. Returns how
     /// many were removed.
     pub fn remove_all_of(&mut self, other: &OpeningSuite) -> usize {
-        let key = |moves: &[String]| {
-            let text: Vec<&str> = moves.iter().map(String::as_str).collect();
-            board_from_record_moves(self.rules, &text).ok().map(|b| canonical(&b))
-        };
-        let banned: std::collections::HashSet<Vec<(u8, Cell)>> = other.openings.iter().filter_map(|o| key(o)).collect();
+        let game = self.game;
+        let key = |moves: &[String]| game.opening_key(moves).ok();
+        let banned: std::collections::HashSet<Vec<u32>> = other.openings.iter().filter_map(|o| key(o)).collect();
         let before = self.openings.len();
         self.openings.retain(|o| key(o).is_none_or(|k| !banned.contains(&k)));
         before - self.openings.len()
@@ -475,10 +476,10 @@ impl Openings {
         Openings { suite, generator: None, count }
     }
 
-    pub fn generated(rules: Rules, config: &OpeningConfig, seed: u64) -> Openings {
+    pub fn generated(game: &'static dyn ArenaGame, config: &OpeningConfig, seed: u64) -> Openings {
         Openings {
-            suite: OpeningSuite { rules, openings: Vec::new() },
-            generator: Some(OpeningGenerator::new(rules, config, seed)),
+            suite: OpeningSuite { game, openings: Vec::new() },
+            generator: Some(OpeningGenerator::new(game, config, seed)),
             count: config.count,
         }
     }
@@ -518,279 +519,5 @@ impl Openings {
             Some(_) if known < pairs.min(self.count) => format!("up to {} openings", pairs.min(self.count)),
             _ => format!("{} openings", pairs.min(known)),
         })
-    }
-}
-
-/// Stones uniformly at random in `area`.
-fn random_opening(rules: Rules, area: &[(i32, i32)], stones: usize, rng: &mut ChaCha8Rng) -> Board {
-    let mut board = Board::new(rules);
-    while board.stone_count() < stones.min(area.len()) {
-        let (x, y) = area[rng.random_range(0..area.len())];
-        let c = board.cell(x as usize, y as usize);
-        if board.is_empty_cell(c) {
-            board.play(c);
-        }
-    }
-    board
-}
-
-/// A first stone within `radius` of the centre, then for each turn one of the generator's
-/// `top` best moves at random. Stops early (and is then rejected by the caller's checks)
-/// if a threat appears.
-fn played_opening(
-    rules: Rules,
-    config: &OpeningConfig,
-    area: &[(i32, i32)],
-    movegen: &mut MoveGen,
-    rng: &mut ChaCha8Rng,
-) -> Board {
-    let mut board = Board::new(rules);
-    let (x, y) = area[rng.random_range(0..area.len())];
-    board.play(board.cell(x as usize, y as usize));
-    let mut moves = Vec::new();
-    for _ in 1..config.turns {
-        if movegen.generate(&board, &mut moves) != Situation::Quiet || moves.is_empty() {
-            break;
-        }
-        let m = moves[rng.random_range(0..moves.len().min(config.top.max(1)))];
-        m.stones().iter().for_each(|&c| board.play(c));
-    }
-    board
-}
-
-/// The smallest of the eight symmetric images of the position, as sorted (colour, cell) lists.
-fn canonical(board: &Board) -> Vec<(u8, Cell)> {
-    let (w, h) = (board.width(), board.height());
-    let mut best: Option<Vec<(u8, Cell)>> = None;
-    for sym in 0..8 {
-        if w != h && sym >= 4 {
-            break;
-        }
-        let mut v: Vec<(u8, Cell)> = board
-            .history()
-            .iter()
-            .map(|&c| {
-                let (x, y) = board.xy(c);
-                let (x, y) = match sym {
-                    0 => (x, y),
-                    1 => (w - 1 - x, y),
-                    2 => (x, h - 1 - y),
-                    3 => (w - 1 - x, h - 1 - y),
-                    4 => (y, x),
-                    5 => (h - 1 - y, x),
-                    6 => (y, w - 1 - x),
-                    _ => (h - 1 - y, w - 1 - x),
-                };
-                (board.stone(c).map_or(0, |s| s.index() as u8), (x + y * w) as Cell)
-            })
-            .collect();
-        v.sort_unstable();
-        if best.as_ref().is_none_or(|b| v < *b) {
-            best = Some(v);
-        }
-    }
-    best.unwrap_or_default()
-}
-
-#[cfg(test)]
-mod exclusion_tests {
-    use super::*;
-
-    #[test]
-    fn removing_a_suite_removes_its_openings_and_their_mirror_images() {
-        let config = OpeningConfig { count: 40, ..OpeningConfig::default() };
-        let mut a = OpeningSuite::generate(Rules::CONNECT6, &config, 1).unwrap();
-        let b = OpeningSuite::generate(Rules::CONNECT6, &OpeningConfig { count: 10, ..config }, 1).unwrap();
-        let mirrored = OpeningSuite {
-            rules: Rules::CONNECT6,
-            openings: b
-                .openings
-                .iter()
-                .map(|o| {
-                    let text: Vec<&str> = o.iter().map(String::as_str).collect();
-                    let board = board_from_record_moves(Rules::CONNECT6, &text).unwrap();
-                    let mut m = Board::new(Rules::CONNECT6);
-                    for &c in board.history() {
-                        let (x, y) = board.xy(c);
-                        m.play(m.cell(18 - x, y));
-                    }
-                    record_moves(&m)
-                })
-                .collect(),
-        };
-        let before = a.len();
-        assert_eq!(a.remove_all_of(&mirrored), 10);
-        assert_eq!(a.len(), before - 10);
-        assert!(a.openings.iter().all(|o| !b.openings.contains(o)));
-        assert_eq!(a.remove_all_of(&b), 0);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::connect::movegen::Move;
-    use crate::game::connect::Colour;
-
-    fn check_suite(config: &OpeningConfig, stones: usize) -> OpeningSuite {
-        let a = OpeningSuite::generate(Rules::CONNECT6, config, 7).unwrap();
-        assert_eq!(a.len(), config.count);
-        assert_eq!(a, OpeningSuite::generate(Rules::CONNECT6, config, 7).unwrap());
-        assert_ne!(a, OpeningSuite::generate(Rules::CONNECT6, config, 8).unwrap());
-        let mut keys = std::collections::HashSet::new();
-        for o in &a.openings {
-            assert_eq!(o.len(), config.turns);
-            let b = board_from_record_moves(Rules::CONNECT6, o).unwrap();
-            assert_eq!(b.stone_count(), stones);
-            assert_eq!(b.threat_count(Colour::Black) + b.threat_count(Colour::White), 0);
-            assert!(keys.insert(canonical(&b)), "duplicate up to symmetry: {o:?}");
-        }
-        a
-    }
-
-    #[test]
-    fn played_suites_are_legal_distinct_and_reproducible() {
-        let config = OpeningConfig { count: 40, ..OpeningConfig::default() };
-        check_suite(&OpeningConfig { turns: 2, ..config }, 3);
-        // Every white pair is among the generator's best moves after Black's stone.
-        let a = check_suite(&OpeningConfig { count: 20, ..config }, 5);
-        let mut g =
-            MoveGen::new(MoveGenConfig { width: config.top, ..MoveGenConfig::default() }, &Board::new(Rules::CONNECT6));
-        for o in &a.openings {
-            let b = board_from_record_moves(Rules::CONNECT6, &o[..1]).unwrap();
-            let mut moves = Vec::new();
-            g.generate(&b, &mut moves);
-            let white = crate::game::connect::notation::parse_record_move(Rules::CONNECT6, &o[1]).unwrap();
-            assert!(moves.contains(&Move::from_stones(&white)), "{o:?}");
-        }
-    }
-
-    #[test]
-    fn random_suites_are_balanced() {
-        let config = OpeningConfig { count: 30, turns: 3, method: OpeningMethod::Random, ..OpeningConfig::default() };
-        let a = check_suite(&config, 5);
-        let eval = RoadEval::new(&EvalKind::Roads.schema(Rules::CONNECT6).defaults());
-        for o in &a.openings {
-            let b = board_from_record_moves(Rules::CONNECT6, o).unwrap();
-            assert!(eval.evaluate(&b).abs() <= config.balance);
-        }
-    }
-
-    #[test]
-    fn text_round_trip_and_errors() {
-        let a = OpeningSuite::generate(Rules::CONNECT6, &OpeningConfig { count: 5, ..Default::default() }, 1).unwrap();
-        let b = OpeningSuite::parse(&a.to_text(), "x", Rules::CONNECT6).unwrap();
-        assert_eq!(a, b);
-        let e = OpeningSuite::parse("j10 k11k9\nj10 j10k9\n", "s.txt", Rules::CONNECT6).unwrap_err();
-        assert!(format!("{e:#}").contains("s.txt:2"), "{e:#}");
-        let e = OpeningSuite::parse("j10 k11\n", "s.txt", Rules::CONNECT6).unwrap_err();
-        assert!(format!("{e:#}").contains("s.txt:1"), "{e:#}");
-        assert!(OpeningSuite::parse("# nothing\n", "s.txt", Rules::CONNECT6).is_err());
-    }
-
-    #[test]
-    fn symmetric_positions_share_a_canonical_form() {
-        let a = board_from_record_moves(Rules::CONNECT6, &["j10", "k11k9"]).unwrap();
-        let b = board_from_record_moves(Rules::CONNECT6, &["j10", "i11i9"]).unwrap();
-        let c = board_from_record_moves(Rules::CONNECT6, &["j10", "k11k10"]).unwrap();
-        assert_eq!(canonical(&a), canonical(&b));
-        assert_ne!(canonical(&a), canonical(&c));
-    }
-
-    fn hash(suite: &OpeningSuite) -> u64 {
-        crate::fsutil::fnv1a64(suite.to_text().as_bytes())
-    }
-
-    /// The suites of the shipped configs and of matches are what they were before the
-    /// generator learnt to stop early: GA runs and matches of a given seed do not change.
-    #[test]
-    fn suites_are_unchanged_for_their_seeds() {
-        for (file, len, h) in [
-            // Training suites: generated, then the validation's held-out openings removed.
-            ("configs/quick.toml", 1955, 0xa316_6059_ec7f_6964),
-            ("configs/li2007.toml", 635, 0x90e7_0d1d_249d_a559),
-            ("configs/overnight.toml", 4163, 0x8169_be37_cb75_57d5),
-        ] {
-            let c = crate::ga::config::EvolveConfig::load(Path::new(file)).unwrap();
-            let s = crate::commands::evolve::opening_suite(&c).unwrap();
-            assert_eq!((s.len(), hash(&s)), (len, h), "{file}");
-        }
-        for (count, h) in [(64, 0x6da6_dc0e_970a_61c4), (500, 0x3674_acb8_e04a_d852)] {
-            let config = OpeningConfig { count, ..OpeningConfig::default() };
-            let s = OpeningSuite::generate(Rules::CONNECT6, &config, 1).unwrap();
-            assert_eq!((s.len(), hash(&s)), (count, h), "count {count}");
-        }
-    }
-
-    /// More openings asked for than the settings hold: the generator stops once new ones
-    /// stop coming (it used to try 1000 times per opening asked for, 220 s for this one),
-    /// and the suite is a prefix-compatible, reproducible set.
-    #[test]
-    fn asking_for_more_openings_than_exist_stops_early() {
-        let config = OpeningConfig { count: 3000, turns: 2, ..OpeningConfig::default() };
-        let mut g = OpeningGenerator::new(Rules::CONNECT6, &config, 1);
-        let mut n = 0;
-        while g.next_opening().is_some() {
-            n += 1;
-        }
-        assert!(n < 3000, "{n}");
-        let short = g.shortfall(3000);
-        assert!(short.attempts < 200_000, "{} attempts", short.attempts);
-        let e = short.message(Keys::CommandLine);
-        assert!(e.contains("--top") && e.contains("no more distinct openings"), "{e}");
-    }
-
-    #[test]
-    fn lazy_openings_match_the_eager_suite() {
-        let config = OpeningConfig { count: 200, ..OpeningConfig::default() };
-        let eager = OpeningSuite::generate(Rules::CONNECT6, &config, 3).unwrap();
-        let mut lazy = Openings::generated(Rules::CONNECT6, &config, 3);
-        assert_eq!(lazy.describe(30).unwrap(), "30 openings");
-        assert_eq!(lazy.describe(100).unwrap(), "up to 100 openings");
-        assert_eq!(lazy.describe(1000).unwrap(), "up to 200 openings");
-        assert_eq!(lazy.suite().len(), 64, "only what a header needs is made up front");
-        assert_eq!(lazy.ensure(100), Ok(None));
-        assert_eq!(lazy.suite().openings[..], eager.openings[..100]);
-        assert_eq!(lazy.ensure(300), Ok(None), "200 asked for, 200 made: not a shortfall");
-        assert_eq!(lazy.suite(), &eager);
-        assert_eq!(lazy.describe(1000).unwrap(), "200 openings");
-        // Settings with few openings: the lazy source runs out and says how many there are.
-        let few = OpeningConfig { count: 100, turns: 1, ..OpeningConfig::default() };
-        let mut lazy = Openings::generated(Rules::CONNECT6, &few, 3);
-        let n = lazy.ensure(100).unwrap().expect("runs out");
-        assert_eq!(n, OpeningSuite::generate(Rules::CONNECT6, &few, 3).unwrap().len());
-        assert!(n < 20, "{n}");
-    }
-
-    /// The settings the issue found panicking: each is an error naming the setting, from the
-    /// range check or from the generator, never an empty suite.
-    #[test]
-    fn bad_settings_are_errors_that_name_the_setting() {
-        let rules = Rules::CONNECT6;
-        let random = OpeningConfig { method: OpeningMethod::Random, ..OpeningConfig::default() };
-        let check = |c: OpeningConfig| c.check(rules).unwrap_err();
-        assert_eq!(check(OpeningConfig { radius: 10, ..random }).key, "radius");
-        assert!(check(OpeningConfig { radius: 10, ..random }).message.contains("between 1 and 9"));
-        assert_eq!(check(OpeningConfig { radius: usize::MAX, ..random }).key, "radius");
-        assert_eq!(check(OpeningConfig { radius: 0, ..random }).key, "radius");
-        assert_eq!(check(OpeningConfig { turns: 400, ..random }).key, "turns");
-        assert_eq!(check(OpeningConfig { turns: 0, ..random }).key, "turns");
-        assert_eq!(check(OpeningConfig { count: 0, ..random }).key, "count");
-        assert_eq!(check(OpeningConfig { count: usize::MAX, ..random }).key, "count");
-        assert_eq!(check(OpeningConfig { balance: -1, ..random }).key, "balance");
-        assert_eq!(check(OpeningConfig { top: 0, ..random }).key, "top");
-        assert_eq!(check(OpeningConfig { radius: 1, turns: 6, ..random }).key, "turns");
-        // In range, but no opening passes: the error says which setting to change.
-        for (c, want) in [
-            (OpeningConfig { turns: 2, ..random }, "[openings] balance"),
-            (OpeningConfig { balance: 0, ..random }, "[openings] balance"),
-            (OpeningConfig { turns: 12, ..OpeningConfig::default() }, "[openings] turns"),
-            (OpeningConfig { turns: 1, count: 64, ..OpeningConfig::default() }, "[openings] top"),
-        ] {
-            assert!(c.check(rules).is_ok(), "{c:?}");
-            let e = OpeningSuite::generate_at_least(rules, &c, 1, 20, None).unwrap_err();
-            let msg = e.message(Keys::Config);
-            assert!(msg.contains(want), "{c:?}: {msg}");
-        }
     }
 }

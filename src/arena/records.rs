@@ -1,33 +1,37 @@
-//! Game records (`protocols.md`, "Game records"): one JSON object per line, and an SGF export
-//! in Little Golem form.
+//! Game records: one JSON object per line (`docs/records.md`), and an SGF export in Little
+//! Golem form.
+//!
+//! A record names the first and the second player (in Connect6 and Gomoku Black moves first),
+//! the result from their side (`first`, `second`, `draw`) and why the game ended, in the
+//! game's own words (`six`, `five`, `full`) or the arena's (`movecap`, `illegal`, ...).
+//! Records written before the sides were named (`black`, `white`, `black_ms`, ...) still read.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::arena::ArenaGame;
+use crate::core::game::Side;
 use crate::fsutil::LineLog;
-use crate::game::connect::notation::parse_record_move;
-use crate::game::connect::{Board, Colour, Rules};
 
 /// Who won a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
-    Black,
-    White,
+    #[serde(alias = "black")]
+    First,
+    #[serde(alias = "white")]
+    Second,
     Draw,
 }
 
 /// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
-    /// k in a row in Connect6 (the record says `six`).
-    Six,
-    /// k in a row in Gomoku.
-    Five,
-    /// The board filled up.
-    Full,
+    /// The game's own end, in its words: `six` (Connect6), `five` (Gomoku), `full` (a board
+    /// without a free cell), ...
+    Rule(Cow<'static, str>),
     Adjudicated,
     Resign,
     Illegal,
@@ -36,13 +40,62 @@ pub enum Reason {
     Movecap,
 }
 
+impl Reason {
+    /// A game's own end reason.
+    pub const fn rule(word: &'static str) -> Reason {
+        Reason::Rule(Cow::Borrowed(word))
+    }
+
+    /// The word records write.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Reason::Rule(w) => w,
+            Reason::Adjudicated => "adjudicated",
+            Reason::Resign => "resign",
+            Reason::Illegal => "illegal",
+            Reason::Timeout => "timeout",
+            Reason::Movecap => "movecap",
+        }
+    }
+
+    fn from_word(w: &str) -> Reason {
+        match w {
+            "adjudicated" => Reason::Adjudicated,
+            "resign" => Reason::Resign,
+            "illegal" => Reason::Illegal,
+            "timeout" => Reason::Timeout,
+            "movecap" => Reason::Movecap,
+            other => Reason::Rule(Cow::Owned(other.to_string())),
+        }
+    }
+}
+
+impl Serialize for Reason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Reason {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Reason, D::Error> {
+        let w = String::deserialize(d)?;
+        if w.is_empty() {
+            return Err(serde::de::Error::custom("an empty end reason"));
+        }
+        Ok(Reason::from_word(&w))
+    }
+}
+
 /// One game, as written to `.jsonl` record files.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     pub game: String,
-    pub black: String,
-    pub white: String,
-    /// Every move from the empty board in record notation, opening moves included.
+    /// The player who moved first (Black in Connect6 and Gomoku).
+    #[serde(alias = "black")]
+    pub first: String,
+    #[serde(alias = "white")]
+    pub second: String,
+    /// Every move from the start in record notation, opening moves included.
     pub moves: Vec<String>,
     pub result: Outcome,
     pub reason: Reason,
@@ -56,15 +109,15 @@ pub struct GameRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// Search budgets, e.g. `pvs roads depth 3`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub black_engine: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub white_engine: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none", alias = "black_engine")]
+    pub first_engine: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none", alias = "white_engine")]
+    pub second_engine: Option<String>,
     /// Thinking time of each side in milliseconds.
-    #[serde(default)]
-    pub black_ms: u64,
-    #[serde(default)]
-    pub white_ms: u64,
+    #[serde(default, alias = "black_ms")]
+    pub first_ms: u64,
+    #[serde(default, alias = "white_ms")]
+    pub second_ms: u64,
     /// evotune version that played the game.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub version: String,
@@ -74,51 +127,56 @@ impl GameRecord {
     /// The record of a game between two named players from an opening, before any engine
     /// move: a draw by the move cap until the referee says otherwise. Mock referees in tests
     /// set `result` and `reason` and return it as it is.
-    pub fn start(game: &str, black: &str, white: &str, opening: &[String], seed: u64) -> GameRecord {
+    pub fn start(game: &str, first: &str, second: &str, opening: &[String], seed: u64) -> GameRecord {
         GameRecord {
             game: game.into(),
-            black: black.into(),
-            white: white.into(),
+            first: first.into(),
+            second: second.into(),
             moves: opening.to_vec(),
             result: Outcome::Draw,
             reason: Reason::Movecap,
             opening_moves: opening.len(),
             opening: None,
             seed: Some(seed),
-            black_engine: None,
-            white_engine: None,
-            black_ms: 0,
-            white_ms: 0,
+            first_engine: None,
+            second_engine: None,
+            first_ms: 0,
+            second_ms: 0,
             version: env!("CARGO_PKG_VERSION").into(),
         }
     }
 
     /// Total thinking time of the game in milliseconds.
     pub fn ms(&self) -> u64 {
-        self.black_ms + self.white_ms
+        self.first_ms + self.second_ms
     }
 
-    /// The game in Little Golem SGF: `(;FF[4]GM[Connect6]PB[..]PW[..];B[j10];W[j9l11])`.
-    pub fn to_sgf(&self) -> String {
-        let gm = match self.game.as_str() {
-            "connect6" => "Connect6".to_string(),
-            "gomoku" => "Gomoku".to_string(),
-            other => other.to_string(),
-        };
+    /// The name of the player of a side.
+    pub fn player(&self, side: Side) -> &str {
+        match side {
+            Side::First => &self.first,
+            Side::Second => &self.second,
+        }
+    }
+
+    /// The game in Little Golem SGF: `(;FF[4]GM[Connect6]PB[..]PW[..];B[j10];W[j9l11])`. SGF's
+    /// Black is the first player.
+    pub fn to_sgf(&self, game: &dyn ArenaGame) -> String {
         let re = match self.result {
-            Outcome::Black => "B+",
-            Outcome::White => "W+",
+            Outcome::First => "B+",
+            Outcome::Second => "W+",
             Outcome::Draw => "0",
         };
-        let mut s = format!("(;FF[4]GM[{gm}]PB[{}]PW[{}]RE[{re}]", sgf_escape(&self.black), sgf_escape(&self.white));
-        let rules = Rules::for_game(&self.game).unwrap_or(Rules::CONNECT6);
-        let mut stones = 0;
-        for m in &self.moves {
-            let colour = Board::colour_of_stone(rules, stones);
-            s.push_str(if colour == Colour::Black { ";B[" } else { ";W[" });
+        let mut s = format!(
+            "(;FF[4]GM[{}]PB[{}]PW[{}]RE[{re}]",
+            game.title(),
+            sgf_escape(&self.first),
+            sgf_escape(&self.second)
+        );
+        for (m, side) in self.moves.iter().zip(game.movers(&self.moves)) {
+            s.push_str(if side == Side::First { ";B[" } else { ";W[" });
             s.push_str(m);
             s.push(']');
-            stones += parse_record_move(rules, m).map(|v| v.len()).unwrap_or(1);
         }
         s.push(')');
         s
@@ -197,18 +255,18 @@ mod tests {
     fn sample() -> GameRecord {
         GameRecord {
             game: "connect6".into(),
-            black: "champion-g300".into(),
-            white: "hand".into(),
+            first: "champion-g300".into(),
+            second: "hand".into(),
             moves: vec!["j10".into(), "j9l11".into(), "k9l8".into()],
-            result: Outcome::Black,
-            reason: Reason::Six,
+            result: Outcome::First,
+            reason: Reason::rule("six"),
             opening_moves: 1,
             opening: Some(3),
             seed: Some(9),
-            black_engine: None,
-            white_engine: None,
-            black_ms: 5,
-            white_ms: 7,
+            first_engine: None,
+            second_engine: None,
+            first_ms: 5,
+            second_ms: 7,
             version: String::new(),
         }
     }
@@ -218,10 +276,10 @@ mod tests {
         let text = serde_json::to_string(&sample()).unwrap();
         for field in [
             r#""game":"connect6""#,
-            r#""black":"champion-g300""#,
-            r#""white":"hand""#,
+            r#""first":"champion-g300""#,
+            r#""second":"hand""#,
             r#""moves":["j10","j9l11","k9l8"]"#,
-            r#""result":"black""#,
+            r#""result":"first""#,
             r#""reason":"six""#,
         ] {
             assert!(text.contains(field), "{field} missing in {text}");
@@ -232,7 +290,25 @@ mod tests {
 
     #[test]
     fn sgf_in_little_golem_form() {
-        assert_eq!(sample().to_sgf(), "(;FF[4]GM[Connect6]PB[champion-g300]PW[hand]RE[B+];B[j10];W[j9l11];B[k9l8])");
+        assert_eq!(
+            sample().to_sgf(crate::registry::CONNECT6),
+            "(;FF[4]GM[Connect6]PB[champion-g300]PW[hand]RE[B+];B[j10];W[j9l11];B[k9l8])"
+        );
+    }
+
+    /// Records written before the sides had names read as the same games.
+    #[test]
+    fn old_records_still_read() {
+        let old = r#"{"game":"connect6","black":"champion-g300","white":"hand","moves":["j10","j9l11","k9l8"],"result":"black","reason":"six","opening_moves":1,"opening":3,"seed":9,"black_ms":5,"white_ms":7}"#;
+        let back: GameRecord = serde_json::from_str(old).unwrap();
+        assert_eq!(back, sample());
+        let white: GameRecord =
+            serde_json::from_str(&old.replace(r#""result":"black""#, r#""result":"white""#)).unwrap();
+        assert_eq!(white.result, Outcome::Second);
+        for r in ["movecap", "illegal", "full", "five", "adjudicated"] {
+            let g: GameRecord = serde_json::from_str(&old.replace("\"six\"", &format!("\"{r}\""))).unwrap();
+            assert_eq!(g.reason.as_str(), r);
+        }
     }
 
     #[test]

@@ -17,12 +17,15 @@ use anyhow::{ensure, Result};
 use crate::arena::game::{play_games, GameJob, Referee};
 use crate::arena::matches::score_for;
 use crate::arena::openings::OpeningSuite;
+use crate::arena::player::Player;
 use crate::arena::records::GameRecord;
 use crate::arena::stats::{ratings, Pentanomial, Rating, Wdl};
-use crate::player::Player;
-use crate::report::progress::Progress;
+use std::path::Path;
+
+use crate::arena::records::RecordWriter;
+use crate::core::rng::derive_seed;
+use crate::report::progress::{Progress, ProgressMode};
 use crate::report::table::{elo, percent, signed, Table};
-use crate::rng::derive_seed;
 
 /// How a tournament is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,8 +47,8 @@ pub struct Scheduled {
     pub pairing: usize,
     /// Pair within the pairing.
     pub pair: usize,
-    pub black: usize,
-    pub white: usize,
+    pub first: usize,
+    pub second: usize,
     /// Index into the opening suite.
     pub opening: usize,
     pub seed: u64,
@@ -60,8 +63,8 @@ pub fn schedule(n_players: usize, suite_len: usize, config: &TournamentConfig) -
         for k in 0..config.pairs {
             let opening = (p * config.pairs + k) % suite_len.max(1);
             let seed = derive_seed(&[config.seed, p as u64, k as u64]);
-            games.push(Scheduled { pairing: p, pair: k, black: i, white: j, opening, seed });
-            games.push(Scheduled { pairing: p, pair: k, black: j, white: i, opening, seed });
+            games.push(Scheduled { pairing: p, pair: k, first: i, second: j, opening, seed });
+            games.push(Scheduled { pairing: p, pair: k, first: j, second: i, opening, seed });
         }
     }
     games
@@ -75,8 +78,8 @@ pub struct PairingResult {
     pub wdl: Wdl,
     pub penta: Pentanomial,
     /// A's results with Black (first to move) and with White.
-    pub a_black: Wdl,
-    pub a_white: Wdl,
+    pub a_first: Wdl,
+    pub a_second: Wdl,
 }
 
 /// A finished round robin.
@@ -116,8 +119,8 @@ impl TournamentReport {
             let r = &mut results[k / pairs];
             let first = score_for(two[0].result, true);
             let second = score_for(two[1].result, false);
-            r.a_black.add(first);
-            r.a_white.add(second);
+            r.a_first.add(first);
+            r.a_second.add(second);
             r.wdl.add(first);
             r.wdl.add(second);
             r.penta.add_pair(first, second);
@@ -135,8 +138,8 @@ impl TournamentReport {
     pub fn colour_results(&self) -> (u64, u64, u64) {
         let (mut black, mut white, mut draws) = (0, 0, 0);
         for r in &self.results {
-            black += r.a_black.wins + r.a_white.losses;
-            white += r.a_black.losses + r.a_white.wins;
+            black += r.a_first.wins + r.a_second.losses;
+            white += r.a_first.losses + r.a_second.wins;
             draws += r.wdl.draws;
         }
         (black, white, draws)
@@ -273,8 +276,8 @@ pub fn run_tournament(
     let jobs: Vec<GameJob> = plan
         .iter()
         .map(|g| GameJob {
-            black: &players[g.black],
-            white: &players[g.white],
+            first: &players[g.first],
+            second: &players[g.second],
             opening: suite.get(g.opening),
             opening_index: g.opening,
             seed: g.seed,
@@ -287,43 +290,81 @@ pub fn run_tournament(
     Ok((report, records))
 }
 
+/// Plays a round robin on the current rayon pool with a progress bar, after a line saying
+/// what will be played; writes the records file if asked. The front end of `tournament` and
+/// the reproductions.
+pub fn play_tournament(
+    referee: &dyn Referee,
+    players: &[Player],
+    suite: &OpeningSuite,
+    config: &TournamentConfig,
+    mode: ProgressMode,
+    records: Option<&Path>,
+) -> Result<TournamentReport> {
+    // Created before the games so that a bad path fails at once, not after an hour of play.
+    let mut writer = records.map(RecordWriter::create).transpose()?;
+    let n_pairings = pairings(players.len()).len();
+    let games = 2 * config.pairs * n_pairings;
+    if mode != ProgressMode::Hidden {
+        eprintln!(
+            "round robin of {} players: {} pairings x {} pair(s) = {} games from {} openings on {} threads",
+            players.len(),
+            n_pairings,
+            config.pairs,
+            games,
+            (n_pairings * config.pairs).min(suite.len()),
+            rayon::current_num_threads()
+        );
+        for p in players {
+            eprintln!("  {}: {}", p.name, p.describe());
+        }
+    }
+    let progress = Progress::new("games", games as u64, "games", mode);
+    let (report, records) = run_tournament(referee, players, suite, config, &progress)?;
+    progress.finish();
+    if let Some(w) = &mut writer {
+        w.write_all(&records)?;
+    }
+    Ok(report)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::arena::records::{Outcome, Reason};
-    use crate::game::connect::eval::EvalKind;
-    use crate::game::connect::Rules;
+    use crate::core::limits::Limits;
+    use crate::core::settings::EngineSettings;
+    use crate::core::weights::Weights;
+    use crate::games::connect::eval::CONNECT6_ROADS;
     use crate::report::progress::ProgressMode;
-    use crate::search::{EngineConfig, Limits};
-    use crate::weights::Weights;
 
     /// The player with the larger first weight wins; equal weights draw.
     struct Mock;
     impl Referee for Mock {
-        fn play(&self, black: &Player, white: &Player, opening: &[String], seed: u64) -> GameRecord {
-            let (x, y) = (black.weights.values()[0], white.weights.values()[0]);
+        fn play(&self, first: &Player, second: &Player, opening: &[String], seed: u64) -> GameRecord {
+            let (x, y) = (first.weights.values()[0], second.weights.values()[0]);
             let result = match x.cmp(&y) {
-                std::cmp::Ordering::Greater => Outcome::Black,
-                std::cmp::Ordering::Less => Outcome::White,
+                std::cmp::Ordering::Greater => Outcome::First,
+                std::cmp::Ordering::Less => Outcome::Second,
                 std::cmp::Ordering::Equal => Outcome::Draw,
             };
             GameRecord {
                 result,
                 reason: Reason::Adjudicated,
-                ..GameRecord::start("connect6", &black.name, &white.name, opening, seed)
+                ..GameRecord::start("connect6", &first.name, &second.name, opening, seed)
             }
         }
     }
 
     fn player(name: &str, first: i32) -> Player {
-        let schema = EvalKind::Roads.schema(Rules::CONNECT6);
+        let schema = &CONNECT6_ROADS;
         let mut v = schema.defaults().values().to_vec();
         v[0] = first;
-        Player::new(name, Weights::from_values(schema, v).unwrap(), EngineConfig::default(), Limits::depth(1))
+        Player::new(name, Weights::from_values(schema, v).unwrap(), EngineSettings::default(), Limits::depth(1))
     }
 
     fn suite() -> OpeningSuite {
-        OpeningSuite { rules: Rules::CONNECT6, openings: vec![vec!["j10".into()], vec!["k10".into()]] }
+        OpeningSuite { game: crate::registry::CONNECT6, openings: vec![vec!["j10".into()], vec!["k10".into()]] }
     }
 
     fn play(players: &[Player], pairs: usize) -> (TournamentReport, Vec<GameRecord>) {
@@ -356,11 +397,11 @@ mod tests {
             let games = &records[p * 6..(p + 1) * 6];
             for (k, two) in games.chunks(2).enumerate() {
                 assert_eq!(
-                    (two[0].black.as_str(), two[0].white.as_str()),
+                    (two[0].first.as_str(), two[0].second.as_str()),
                     (players[i].name.as_str(), players[j].name.as_str())
                 );
                 assert_eq!(
-                    (two[1].black.as_str(), two[1].white.as_str()),
+                    (two[1].first.as_str(), two[1].second.as_str()),
                     (players[j].name.as_str(), players[i].name.as_str())
                 );
                 let opening = Some((p * 3 + k) % 2);
@@ -368,7 +409,7 @@ mod tests {
                 assert_eq!(two[0].seed, two[1].seed);
             }
             let r = &report.results[p];
-            assert_eq!((r.a_black.games(), r.a_white.games()), (3, 3));
+            assert_eq!((r.a_first.games(), r.a_second.games()), (3, 3));
         }
         let seeds: std::collections::HashSet<_> = records.iter().map(|r| r.seed).collect();
         assert_eq!(seeds.len(), 6 * 3, "one seed per pair");

@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 use crate::arena::game::Referee;
 use crate::arena::matches::{run_match, MatchConfig, MatchReport};
 use crate::arena::openings::{Keys, OpeningConfig, OpeningSuite, Openings};
+use crate::arena::player::Player;
 use crate::arena::stats::Sprt;
-use crate::game::connect::Rules;
-use crate::player::Player;
+use crate::arena::ArenaGame;
 use crate::report::progress::Progress;
 
 /// The match that measures a tuned table at the end of a run.
@@ -66,16 +66,16 @@ impl ValidationConfig {
 
     /// The first `count` openings of the validation generator (the same as `evotune match`
     /// plays first with `--opening-seed` and the default settings).
-    fn openings(&self, rules: Rules, count: usize) -> Result<OpeningSuite> {
+    fn openings(&self, game: &'static dyn ArenaGame, count: usize) -> Result<OpeningSuite> {
         let defaults = OpeningConfig::default();
         let openings = OpeningConfig { count: count.max(defaults.count), turns: self.turns, ..defaults };
-        OpeningSuite::generate(rules, &openings, self.opening_seed)
+        OpeningSuite::generate(game, &openings, self.opening_seed)
             .map_err(|e| anyhow::anyhow!("[validation]: {}", e.message(Keys::Config)))
     }
 
     /// The validation suite.
-    pub fn suite(&self, rules: Rules) -> Result<OpeningSuite> {
-        self.openings(rules, self.pairs)
+    pub fn suite(&self, game: &'static dyn ArenaGame) -> Result<OpeningSuite> {
+        self.openings(game, self.pairs)
     }
 
     /// One validation match of `champion` against `opponent`.
@@ -102,7 +102,7 @@ pub const HELD_OUT: usize = 2000;
 /// `[validation] pairs`, if more), when there is a validation.
 pub fn training_suite(mut suite: OpeningSuite, validation: &ValidationConfig) -> Result<OpeningSuite> {
     if validation.pairs > 0 {
-        let held_out = validation.openings(suite.rules, validation.pairs.max(HELD_OUT))?;
+        let held_out = validation.openings(suite.game, validation.pairs.max(HELD_OUT))?;
         suite.remove_all_of(&held_out);
         anyhow::ensure!(
             !suite.is_empty(),

@@ -4,11 +4,11 @@ use anyhow::{Context, Result};
 
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::export::{to_c_header, to_json};
-use crate::game::connect::Rules;
 use crate::player::load_weights;
 
 pub fn run(args: &ExportArgs) -> Result<()> {
-    let (weights, meta, _) = load_weights(&args.weights, args.eval, Rules::CONNECT6)?;
+    let game = args.game.get()?;
+    let (weights, meta, _) = load_weights(&args.weights, args.eval.as_deref(), game)?;
     let text = match args.format {
         ExportFormat::Toml => weights.to_toml(&meta),
         ExportFormat::Json => to_json(&weights, &meta),

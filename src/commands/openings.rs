@@ -4,11 +4,10 @@ use anyhow::{Context, Result};
 
 use crate::arena::openings::{Keys, OpeningConfig, OpeningSuite};
 use crate::cli::OpeningsArgs;
-use crate::game::connect::Rules;
 use crate::report::progress::Progress;
 
 pub fn run(args: &OpeningsArgs) -> Result<()> {
-    let rules = Rules::CONNECT6;
+    let game = args.game.get()?.arena();
     // The command line's ranges fit these types; the check below says the rest.
     let config = OpeningConfig {
         count: args.count as usize,
@@ -18,9 +17,9 @@ pub fn run(args: &OpeningsArgs) -> Result<()> {
         top: args.top as usize,
         balance: args.balance as i32,
     };
-    config.check(rules).map_err(|e| anyhow::anyhow!("--{} {}", e.key, e.message))?;
+    config.check(game).map_err(|e| anyhow::anyhow!("--{} {}", e.key, e.message))?;
     let progress = Progress::background("openings", config.count as u64, "openings");
-    let (suite, short) = OpeningSuite::generate_reporting(rules, &config, args.seed, Some(&progress));
+    let (suite, short) = OpeningSuite::generate_reporting(game, &config, args.seed, Some(&progress));
     progress.finish();
     match short {
         Some(s) if suite.is_empty() => anyhow::bail!("{}", s.message(Keys::CommandLine)),

@@ -1,27 +1,24 @@
-//! `evotune play`: the engine on the competition protocol (stdin/stdout).
+//! `evotune play`: the engine on its game's protocol (stdin/stdout): the competition protocol
+//! for Connect6, Gomocup's pbrain protocol for Gomoku.
 
 use anyhow::Result;
 
 use crate::cli::PlayArgs;
-use crate::commands::default_limits;
-use crate::game::connect::protocol::{self, ProtocolOptions};
-use crate::game::connect::Rules;
-use crate::player::load_weights;
-use crate::search::Engine;
+use crate::games::ProtocolOptions;
+use crate::player::player_from;
 
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let (weights, _, eval) = load_weights(&args.weights, args.engine.eval, Rules::CONNECT6)?;
-    let config = args.engine.engine_config(eval);
-    let mut engine = Engine::new(config, &weights);
+    let game = args.game.get()?;
+    let player = player_from(&args.weights, &args.engine, game)?;
     let options = ProtocolOptions {
         name: args.name.clone(),
-        limits: args.engine.limits_or(default_limits(config.search)),
+        limits: player.limits(),
         flip_rows: args.flip_rows,
         errors_to_stderr: args.errors_to_stderr,
         pad_single: !args.no_pad,
         verbose: args.verbose,
     };
     let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
-    protocol::run(&mut engine, &options, stdin.lock(), stdout.lock(), stderr.lock())?;
+    game.play_protocol(&player, &options, &mut stdin.lock(), &mut stdout.lock(), &mut stderr.lock())?;
     Ok(())
 }

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::cli::PlotArgs;
+use crate::core::weights::Schema;
 use crate::report::{history, plots};
-use crate::weights::{Schema, Weights};
 
 pub fn run(args: &PlotArgs) -> Result<()> {
     for p in redraw(&args.run)? {
@@ -64,10 +64,10 @@ fn champion_genes(dir: &Path) -> Result<Option<ChampionGenes>> {
     let mut schema: Option<&'static Schema> = None;
     let mut points = Vec::with_capacity(files.len());
     for (g, path) in files {
-        let weights = match Weights::load(&path, None) {
+        let weights = match crate::player::load_any_table(&path) {
             Ok((w, _)) => w,
             Err(e) => {
-                eprintln!("warning: {e}; left out of genes.png");
+                eprintln!("warning: {e:#}; left out of genes.png");
                 continue;
             }
         };
@@ -91,10 +91,10 @@ fn champion_genes(dir: &Path) -> Result<Option<ChampionGenes>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::connect::eval::patterns::CONNECT6_PATTERNS;
-    use crate::game::connect::eval::roads::CONNECT6_ROADS;
+    use crate::core::weights::Meta;
+    use crate::games::connect::eval::patterns::CONNECT6_PATTERNS;
+    use crate::games::connect::eval::roads::CONNECT6_ROADS;
     use crate::report::history::HistoryRow;
-    use crate::weights::Meta;
 
     fn history(dir: &Path, generations: u32) {
         let rows: Vec<HistoryRow> = (1..=generations)
@@ -108,8 +108,8 @@ mod tests {
                 pm_mean: 0.05,
                 diversity: 0.2,
                 games: 40,
-                black_wins: 20,
-                white_wins: 20,
+                first_wins: 20,
+                second_wins: 20,
                 draws: 0,
                 wall_s: 1.0,
                 games_wall_s: 1.0,
@@ -131,7 +131,7 @@ mod tests {
         for g in 1..=3 {
             let mut w = CONNECT6_ROADS.defaults().values().to_vec();
             w[0] += g;
-            let w = Weights::from_values(&CONNECT6_ROADS, w).unwrap();
+            let w = crate::core::weights::Weights::from_values(&CONNECT6_ROADS, w).unwrap();
             w.save(&champions.join(format!("gen-{g:04}.toml")), &Meta::default()).unwrap();
         }
         // Not champions of this run's kind, or not champions at all: left out.

@@ -8,9 +8,9 @@ use anyhow::{bail, Result};
 
 use crate::cli::{Paper, ReproduceArgs};
 use crate::commands::thread_pool;
+use crate::core::limits::Limits;
 use crate::report::progress::{format_duration, ProgressMode};
 use crate::reproduce::{li2007, li2015, wang2021, Setup};
-use crate::search::Limits;
 
 pub fn run(args: &ReproduceArgs) -> Result<()> {
     let start = Instant::now();

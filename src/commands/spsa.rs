@@ -9,19 +9,21 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::game::{EngineReferee, Referee};
+use crate::arena::game::Referee;
 use crate::arena::openings::{Keys, OpeningSuite};
+use crate::arena::player::Player;
 use crate::arena::validation::training_suite;
 use crate::cli::SpsaArgs;
-use crate::commands::evolve::RunPaths;
 use crate::commands::thread_pool;
+use crate::core::rng::derive_seed;
+use crate::core::settings::EngineSettings;
+use crate::core::weights::Meta;
 use crate::fsutil::{fnv1a64, write_atomic};
-use crate::game::connect::Rules;
+use crate::ga::run_folder::RunPaths;
+use crate::registry::EngineReferee;
 use crate::report::progress::{format_duration, Progress, ProgressMode};
 use crate::report::run_report::RunReport;
-use crate::rng::derive_seed;
 use crate::spsa::{Spsa, SpsaConfig, SpsaState};
-use crate::weights::Meta;
 
 /// Purpose tag of the run's opening suite seed (the GA's, so that equal seeds train on the
 /// same openings).
@@ -34,7 +36,7 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
     let pool = thread_pool(args.threads)?;
     let mode = if args.log { ProgressMode::Lines } else { ProgressMode::Auto };
     let suite = opening_suite(&config)?;
-    let referee = EngineReferee { settings: config.game };
+    let referee = EngineReferee { game: config.game()?, settings: config.settings() };
     let champion = pool.install(|| run_loop(&config, state, &paths, &suite, &referee, mode, true, &args.compare))?;
     match champion {
         Some(path) => println!("champion {}", path.display()),
@@ -73,6 +75,17 @@ fn prepare(args: &SpsaArgs) -> Result<(SpsaConfig, SpsaState, RunPaths)> {
         Some(p) => SpsaConfig::load(p)?,
         None => SpsaConfig::quick(),
     };
+    if let Some(g) = &args.game {
+        if g != config.game_name() {
+            if args.config.is_some() {
+                bail!("--game {g}: the config plays {}; give a config of {g}", config.game_name());
+            }
+            // The built-in config tunes the game's default evaluation.
+            config.game = crate::spsa::GameKey::Name(g.clone());
+            config.eval = crate::registry::find(g)?.default_evaluation().name.into();
+            config.name = format!("spsa-{g}");
+        }
+    }
     if let Some(s) = args.seed {
         config.seed = s;
     }
@@ -100,17 +113,17 @@ fn prepare(args: &SpsaArgs) -> Result<(SpsaConfig, SpsaState, RunPaths)> {
         }
     }
     let suite = opening_suite(&config)?;
-    let referee = EngineReferee { settings: config.game };
+    let referee = EngineReferee { game: config.game()?, settings: config.settings() };
     let state = Spsa::new(&config, &suite, &referee).initial_state()?;
     Ok((config, state, paths))
 }
 
 /// The run's training openings (without the validation suite's).
 pub fn opening_suite(config: &SpsaConfig) -> Result<OpeningSuite> {
-    let rules = Rules::CONNECT6;
+    let game = config.game()?.arena();
     let suite = match &config.openings.file {
-        Some(f) => OpeningSuite::load(f, rules).context("[openings] file")?,
-        None => OpeningSuite::generate(rules, &config.openings.generator(), derive_seed(&[config.seed, SUITE]))
+        Some(f) => OpeningSuite::load(f, game).context("[openings] file")?,
+        None => OpeningSuite::generate(game, &config.openings.generator(), derive_seed(&[config.seed, SUITE]))
             .map_err(|e| anyhow::anyhow!("[openings]: {}", e.message(Keys::Config)))?,
     };
     training_suite(suite, &config.validation)
@@ -146,7 +159,7 @@ fn load_checkpoint(path: &Path) -> Result<(SpsaConfig, SpsaState)> {
         bail!("{name}: checkpoint format `{}`, this evotune reads `{FORMAT}`", body.format);
     }
     let config = SpsaConfig::parse(&body.config, &format!("{name} (config inside)"))?;
-    if body.state.theta.len() != config.eval.schema(Rules::CONNECT6).len() {
+    if body.state.theta.len() != config.schema()?.len() {
         bail!("{name}: the weights do not match the config's evaluation");
     }
     Ok((config, body.state))
@@ -187,12 +200,12 @@ pub fn run_loop(
     let mut opponents = Vec::new();
     if config.validation.pairs > 0 {
         for spec in config.validation.opponents.iter().chain(compare) {
-            let (w, _, _) = crate::player::load_weights(spec, Some(config.eval), suite.rules)
+            let (w, _, _) = crate::player::load_weights(spec, Some(&config.eval), config.game()?)
                 .with_context(|| format!("validation opponent `{spec}`"))?;
             let name = crate::player::player_name(spec);
-            let e = &config.engine;
-            opponents
-                .push((crate::player::Player::new(name, w, e.engine_config(config.eval), e.limits()), spec.clone()));
+            let e = EngineSettings { eval: Some(config.eval.clone()), ..config.engine.clone() };
+            let limits = e.limits();
+            opponents.push((Player::new(name, w, e, limits), spec.clone()));
         }
     }
     for d in [&paths.populations, &paths.results.join("snapshots")] {
@@ -267,7 +280,7 @@ pub fn run_loop(
     weights.save(&champion_path, &meta).with_context(|| format!("{}: cannot write", champion_path.display()))?;
     let mut validation = Vec::new();
     if config.validation.pairs > 0 {
-        let vsuite = config.validation.suite(suite.rules)?;
+        let vsuite = config.validation.suite(suite.game)?;
         let champion = spsa.player(format!("{}-champion", config.name), &state.theta);
         for (opponent, spec) in &opponents {
             let p = Progress::new(
@@ -302,7 +315,7 @@ pub fn run_loop(
                 config.validation.pairs,
                 e.search.name(),
                 e.tt_mib,
-                config.game.max_turns,
+                config.settings().max_turns,
                 config.validation.opening_seed,
                 config.validation.seed
             );

@@ -5,29 +5,27 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::arena::game::{EngineReferee, Referee};
-use crate::arena::openings::OpeningSuite;
-use crate::arena::records::RecordWriter;
-use crate::arena::tournament::{pairings, run_tournament, TournamentConfig, TournamentReport};
+use crate::arena::player::Player;
+use crate::arena::tournament::{play_tournament, TournamentConfig, TournamentReport};
 use crate::cli::TournamentArgs;
-use crate::commands::{openings_from, player_from, thread_pool};
-use crate::game::connect::Rules;
-use crate::player::Player;
-use crate::report::progress::{Progress, ProgressMode};
+use crate::commands::{openings_from, thread_pool};
+use crate::player::player_from;
+use crate::registry::EngineReferee;
+use crate::report::progress::ProgressMode;
 
 pub fn run(args: &TournamentArgs) -> Result<()> {
-    let rules = Rules::CONNECT6;
+    let game = args.game.get()?;
     let mut players = args
         .players
         .iter()
         .enumerate()
-        .map(|(k, spec)| player_from(spec, &args.engine, rules).with_context(|| format!("player {} (`{spec}`)", k + 1)))
+        .map(|(k, spec)| player_from(spec, &args.engine, game).with_context(|| format!("player {} (`{spec}`)", k + 1)))
         .collect::<Result<Vec<Player>>>()?;
     unique_names(&mut players);
-    let (suite, settings) = openings_from(&args.openings, rules, args.pairs as usize)?;
+    let (suite, settings) = openings_from(&args.openings, game, args.pairs as usize)?;
     let pool = thread_pool(args.threads)?;
     let config = TournamentConfig { pairs: args.pairs as usize, seed: args.seed };
-    let referee = EngineReferee { settings };
+    let referee = EngineReferee { game, settings };
     let report = pool.install(|| {
         play_tournament(&referee, &players, &suite, &config, ProgressMode::Auto, args.records.as_deref())
     })?;
@@ -38,43 +36,6 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Plays a round robin on the current rayon pool with a progress bar, after a line saying
-/// what will be played; writes the records file if asked. Shared with `reproduce`.
-pub fn play_tournament(
-    referee: &dyn Referee,
-    players: &[Player],
-    suite: &OpeningSuite,
-    config: &TournamentConfig,
-    mode: ProgressMode,
-    records: Option<&Path>,
-) -> Result<TournamentReport> {
-    // Created before the games so that a bad path fails at once, not after an hour of play.
-    let mut writer = records.map(RecordWriter::create).transpose()?;
-    let n_pairings = pairings(players.len()).len();
-    let games = 2 * config.pairs * n_pairings;
-    if mode != ProgressMode::Hidden {
-        eprintln!(
-            "round robin of {} players: {} pairings x {} pair(s) = {} games from {} openings on {} threads",
-            players.len(),
-            n_pairings,
-            config.pairs,
-            games,
-            (n_pairings * config.pairs).min(suite.len()),
-            rayon::current_num_threads()
-        );
-        for p in players {
-            eprintln!("  {}: {} {} {}", p.name, p.engine.search.name(), p.engine.eval.name(), p.limits.describe());
-        }
-    }
-    let progress = Progress::new("games", games as u64, "games", mode);
-    let (report, records) = run_tournament(referee, players, suite, config, &progress)?;
-    progress.finish();
-    if let Some(w) = &mut writer {
-        w.write_all(&records)?;
-    }
-    Ok(report)
 }
 
 /// `scores.csv/.md` and `ratings.csv/.md` in `out`.
@@ -99,13 +60,16 @@ pub fn unique_names(players: &mut [Player]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::connect::eval::EvalKind;
-    use crate::search::{EngineConfig, Limits};
+    use crate::arena::openings::OpeningSuite;
+    use crate::core::limits::Limits;
+    use crate::core::settings::EngineSettings;
+    use crate::games::connect::eval::CONNECT6_ROADS;
+    use crate::registry::CONNECT6;
 
     #[test]
     fn duplicate_names_get_numbers() {
-        let w = EvalKind::Roads.schema(Rules::CONNECT6).defaults();
-        let p = |n: &str| Player::new(n, w.clone(), EngineConfig::default(), Limits::depth(1));
+        let w = CONNECT6_ROADS.defaults();
+        let p = |n: &str| Player::new(n, w.clone(), EngineSettings::default(), Limits::depth(1));
         let mut players = vec![p("defaults"), p("defaults"), p("x"), p("defaults")];
         unique_names(&mut players);
         let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
@@ -114,18 +78,17 @@ mod tests {
 
     #[test]
     fn a_real_tiny_tournament_writes_its_tables() {
-        let rules = Rules::CONNECT6;
-        let schema = EvalKind::Roads.schema(rules);
-        let config = EngineConfig { tt_mib: 1, ..EngineConfig::default() };
+        let schema = &CONNECT6_ROADS;
+        let config = EngineSettings { tt_mib: 1, ..EngineSettings::default() };
         let players = vec![
-            Player::new("defaults", schema.defaults(), config, Limits::depth(1)),
-            Player::new("random:1", crate::player::random_weights(schema, 1), config, Limits::depth(1)),
+            Player::new("defaults", schema.defaults(), config.clone(), Limits::depth(1)),
+            Player::new("random:1", crate::player::random_weights(schema, 1), config.clone(), Limits::depth(1)),
             Player::new("random:2", crate::player::random_weights(schema, 2), config, Limits::depth(1)),
         ];
-        let suite = OpeningSuite::generate(rules, &Default::default(), 1).unwrap();
+        let suite = OpeningSuite::generate(CONNECT6, &Default::default(), 1).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let records = dir.path().join("games.jsonl");
-        let referee = EngineReferee::default();
+        let referee = EngineReferee { game: CONNECT6, settings: Default::default() };
         let config = TournamentConfig { pairs: 1, seed: 1 };
         let report =
             play_tournament(&referee, &players, &suite, &config, ProgressMode::Hidden, Some(&records)).unwrap();

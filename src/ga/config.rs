@@ -10,14 +10,15 @@ use serde::{Deserialize, Serialize};
 use crate::arena::game::GameSettings;
 use crate::arena::openings::{OpeningConfig, OpeningMethod};
 use crate::arena::validation::ValidationConfig;
+use crate::core::settings::EngineSettings;
+use crate::core::weights::Schema;
 use crate::ga::fitness::FitnessMode;
-use crate::game::connect::eval::EvalKind;
-use crate::game::connect::movegen::MoveGenConfig;
-use crate::game::connect::Rules;
-use crate::search::{EngineConfig, Limits, SearchKind, MAX_DEPTH, MAX_NODES, MAX_TIME_MS, MAX_TT_MIB, MAX_WIDTH};
+use crate::registry::{GameRef, DEFAULT_GAME};
 
 /// The built-in default config (`configs/quick.toml`): minutes on 2 cores.
 pub const QUICK_TOML: &str = include_str!("../../configs/quick.toml");
+/// The built-in Gomoku config (`configs/gomoku-quick.toml`).
+pub const GOMOKU_QUICK_TOML: &str = include_str!("../../configs/gomoku-quick.toml");
 
 /// A whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,8 +37,13 @@ pub struct EvolveConfig {
     /// Game pairs per pairing inside a group (each pair: one opening, colours swapped).
     #[serde(default = "one")]
     pub pairs: usize,
-    /// The evaluation whose weights are tuned: roads or patterns.
-    pub eval: EvalKind,
+    /// The game played (`connect6`, `gomoku`); configs written before games had names are
+    /// Connect6's.
+    #[serde(default = "default_game")]
+    pub game: String,
+    /// The evaluation whose weights are tuned, one of the game's (connect6: roads or patterns;
+    /// gomoku: tuple6, roads or patterns).
+    pub eval: String,
     #[serde(default)]
     pub init: InitConfig,
     #[serde(default)]
@@ -46,8 +52,9 @@ pub struct EvolveConfig {
     pub mutation: MutationConfig,
     #[serde(default)]
     pub rates: RatesConfig,
-    #[serde(default)]
-    pub engine: EngineSection,
+    /// The engine every individual plays with (only the weights differ).
+    #[serde(default = "EngineSettings::config_default")]
+    pub engine: EngineSettings,
     #[serde(default)]
     pub games: GameSettings,
     #[serde(default)]
@@ -140,6 +147,10 @@ impl Default for FinalConfig {
 
 fn one() -> usize {
     1
+}
+
+fn default_game() -> String {
+    DEFAULT_GAME.into()
 }
 
 /// How the first generation is made.
@@ -261,56 +272,6 @@ pub enum RatesMode {
     Printed,
     Srinivas,
     Fixed,
-}
-
-/// The engine every individual plays with (only the weights differ).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct EngineSection {
-    pub search: SearchKind,
-    /// Search limits per move; at least one. `time_ms` makes games depend on the machine's
-    /// load, so a run with it is not reproducible.
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub time_ms: Option<u64>,
-    /// Transposition table per engine (two engines per game, one game per thread).
-    pub tt_mib: usize,
-    /// Move generator widths.
-    pub singles: usize,
-    pub seconds: usize,
-    pub width: usize,
-}
-
-impl Default for EngineSection {
-    fn default() -> Self {
-        let g = MoveGenConfig::default();
-        EngineSection {
-            search: SearchKind::Pvs,
-            depth: Some(2),
-            nodes: None,
-            time_ms: None,
-            tt_mib: 4,
-            singles: g.singles,
-            seconds: g.seconds,
-            width: g.width,
-        }
-    }
-}
-
-impl EngineSection {
-    pub fn engine_config(&self, eval: EvalKind) -> EngineConfig {
-        EngineConfig {
-            search: self.search,
-            eval,
-            movegen: MoveGenConfig { singles: self.singles, seconds: self.seconds, width: self.width },
-            tt_mib: self.tt_mib,
-            ..EngineConfig::default()
-        }
-    }
-
-    pub fn limits(&self) -> Limits {
-        Limits { depth: self.depth, nodes: self.nodes, time_ms: self.time_ms }
-    }
 }
 
 /// The opening suite of the run: generated from the run's seed, or read from a file.
@@ -464,6 +425,25 @@ impl EvolveConfig {
         Self::parse(QUICK_TOML, "configs/quick.toml (built in)").expect("the built-in config is valid")
     }
 
+    /// The built-in quick config of a game.
+    pub fn quick_for(game: &str) -> Result<EvolveConfig> {
+        match game {
+            "connect6" => Ok(Self::quick()),
+            "gomoku" => Self::parse(GOMOKU_QUICK_TOML, "configs/gomoku-quick.toml (built in)"),
+            other => bail!("no built-in config for {other}; give one with --config"),
+        }
+    }
+
+    /// The game of the run (checked by `validate`).
+    pub fn game(&self) -> Result<GameRef> {
+        crate::registry::find(&self.game).map_err(|e| anyhow::anyhow!("game = {:?}: {e}", self.game))
+    }
+
+    /// The weight schema of the tuned evaluation.
+    pub fn schema(&self) -> Result<&'static Schema> {
+        Ok(self.game()?.evaluation(&self.eval).map_err(|e| anyhow::anyhow!("eval = {:?}: {e}", self.eval))?.schema)
+    }
+
     /// The config as TOML (stored in checkpoints; hashed for `[meta] config_hash`). Cannot
     /// fail for a validated config (its seed fits a TOML integer).
     pub fn to_toml(&self) -> String {
@@ -517,8 +497,12 @@ impl EvolveConfig {
         } else {
             in_range("pairs", self.pairs, 1, MAX_PAIRS)?;
         }
-        if self.eval == EvalKind::RoadsGlobal {
-            bail!("eval = \"roads-global\": tune \"roads\" (the same weights, scanned faster) or \"patterns\"");
+        let game = self.game()?;
+        let evaluation = game.evaluation(&self.eval).map_err(|e| anyhow::anyhow!("eval = {:?}: {e}", self.eval))?;
+        if !evaluation.tunable {
+            let tunable: Vec<String> =
+                game.evaluations().iter().filter(|e| e.tunable).map(|e| format!("\"{}\"", e.name)).collect();
+            bail!("eval = {:?}: reads another evaluation's weights; tune {} instead", self.eval, tunable.join(" or "));
         }
         let r = &self.rates;
         for (key, v) in [("pc1", r.pc1), ("pc2", r.pc2), ("pm1", r.pm1), ("pm2", r.pm2), ("pc", r.pc), ("pm", r.pm)] {
@@ -543,25 +527,8 @@ impl EvolveConfig {
         if !(self.mutation.sigma > 0.0 && self.mutation.sigma <= 100.0) {
             bail!("[mutation] sigma = {}: must be in (0, 100]", self.mutation.sigma);
         }
-        let e = &self.engine;
-        if e.depth.is_none() && e.nodes.is_none() && e.time_ms.is_none() {
-            bail!("[engine]: give at least one of depth, nodes, time_ms");
-        }
-        if let Some(d) = e.depth {
-            in_range("[engine] depth", d, 1, MAX_DEPTH)?;
-        }
-        if let Some(n) = e.nodes {
-            in_range("[engine] nodes", n, 1, MAX_NODES)?;
-        }
-        if let Some(t) = e.time_ms {
-            in_range("[engine] time_ms", t, 1, MAX_TIME_MS)?;
-        }
-        in_range("[engine] tt_mib", e.tt_mib, 1, MAX_TT_MIB)?;
-        let cells = Rules::CONNECT6.cells();
-        in_range("[engine] singles", e.singles, 1, cells)?;
-        in_range("[engine] seconds", e.seconds, 1, cells)?;
-        in_range("[engine] width", e.width, 1, MAX_WIDTH)?;
-        self.openings.generator().check(Rules::CONNECT6).map_err(|e| anyhow::anyhow!("[openings] {e}"))?;
+        self.engine.check().map_err(|e| anyhow::anyhow!("{e}"))?;
+        self.openings.generator().check(game.arena()).map_err(|e| anyhow::anyhow!("[openings] {e}"))?;
         let h = &self.hall_of_fame;
         in_range("[hall_of_fame] opponents", h.opponents, 0, MAX_OPPONENTS)?;
         if h.anchors.len() > MAX_OPPONENTS {
@@ -854,7 +821,7 @@ mod tests {
                     let _ = c.to_toml();
                     let _ = c.games_per_generation(c.hall_of_fame.opponents);
                     let _ = c.openings_needed();
-                    proptest::prop_assert!(c.openings.generator().check(Rules::CONNECT6).is_ok());
+                    proptest::prop_assert!(c.openings.generator().check(crate::registry::CONNECT6).is_ok());
                 }
                 Err(e) => {
                     let e = format!("{e:#}");

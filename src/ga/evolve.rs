@@ -16,20 +16,21 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::game::{play_games, GameJob, Referee};
 use crate::arena::openings::OpeningSuite;
+use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome};
+use crate::core::settings::EngineSettings;
 use crate::ga::adaptive::{crossover_rate, mutation_rate};
 use crate::ga::config::{CrossoverKind, EvolveConfig, PriorCenter};
 use std::collections::BTreeMap;
 
+use crate::core::rng::{derive_seed, stream};
+use crate::core::weights::{Schema, Weights};
 use crate::ga::fitness::{fit_ratings, Contestant, FitnessMode, Fitted, Ledger, Meeting};
 use crate::ga::operators::{blend_crossover, crossover_mask, mutate, uniform_crossover};
 use crate::ga::population::{diversity, immigrant_genes, initial_genes, Individual};
 use crate::ga::selection::{champion, round_robin, split_groups};
-use crate::player::Player;
 use crate::report::history::{AnchorRecord, HistoryRow};
 use crate::report::progress::Progress;
-use crate::rng::{derive_seed, stream};
-use crate::weights::{Schema, Weights};
 
 /// Purposes of the random streams of a generation.
 const INIT: u64 = 0;
@@ -113,10 +114,11 @@ pub struct Evolver<'a> {
 impl<'a> Evolver<'a> {
     /// Fails only when an anchor's weight table cannot be loaded.
     pub fn new(config: &'a EvolveConfig, suite: &'a OpeningSuite, referee: &'a dyn Referee) -> Result<Evolver<'a>> {
-        let schema = config.eval.schema(suite.rules);
+        let game = config.game()?;
+        let schema = config.schema()?;
         let mut ev = Evolver { config, schema, suite, referee, anchors: Vec::new(), anchor_names: Vec::new() };
         for spec in &config.hall_of_fame.anchors {
-            let (w, _, _) = crate::player::load_weights(spec, Some(config.eval), suite.rules)
+            let (w, _, _) = crate::player::load_weights(spec, Some(&config.eval), game)
                 .with_context(|| format!("[hall_of_fame] anchors: `{spec}`"))?;
             let name = crate::player::player_name(spec);
             ev.anchors.push(ev.player(format!("anchor-{name}"), w.values()));
@@ -223,7 +225,7 @@ impl<'a> Evolver<'a> {
     fn player(&self, name: String, genes: &[i32]) -> Player {
         let weights = Weights::clamped(self.schema, genes.to_vec());
         let c = &self.config.engine;
-        Player::new(name, weights, c.engine_config(self.config.eval), c.limits())
+        Player::new(name, weights, EngineSettings { eval: Some(self.config.eval.clone()), ..c.clone() }, c.limits())
     }
 
     /// Plays generation `state.generation + 1`, then breeds the next population into `state`.
@@ -293,8 +295,8 @@ impl<'a> Evolver<'a> {
             .iter()
             .enumerate()
             .map(|(k, &(b, w, opening))| GameJob {
-                black: seat(b),
-                white: seat(w),
+                first: seat(b),
+                second: seat(w),
                 opening: self.suite.get(opening),
                 opening_index: opening,
                 seed: derive_seed(&[seed, g, GAMES, k as u64]),
@@ -311,15 +313,15 @@ impl<'a> Evolver<'a> {
             Seat::Anchor(a) => Contestant::Anchor(a),
         };
         let mut points = vec![0.0; m];
-        let (mut black_wins, mut white_wins, mut draws) = (0, 0, 0);
+        let (mut first_wins, mut second_wins, mut draws) = (0, 0, 0);
         for (&(b, w, _), r) in seats.iter().zip(&records) {
             let (db, dw, black_score) = match r.result {
-                Outcome::Black => {
-                    black_wins += 1;
+                Outcome::First => {
+                    first_wins += 1;
                     (1.0, -1.0, 1.0)
                 }
-                Outcome::White => {
-                    white_wins += 1;
+                Outcome::Second => {
+                    second_wins += 1;
                     (-1.0, 1.0, 0.0)
                 }
                 Outcome::Draw => {
@@ -441,8 +443,8 @@ impl<'a> Evolver<'a> {
             pm_mean: if children > 0 { pm_sum / children as f64 } else { 0.0 },
             diversity: diversity(self.schema, &played),
             games: records.len() as u64,
-            black_wins,
-            white_wins,
+            first_wins,
+            second_wins,
             draws,
             wall_s: start.elapsed().as_secs_f64(),
             games_wall_s,
@@ -471,7 +473,6 @@ impl<'a> Evolver<'a> {
 pub(crate) mod tests {
     use super::*;
     use crate::arena::records::Reason;
-    use crate::game::connect::Rules;
     use crate::report::progress::ProgressMode;
 
     /// A deterministic mock: the player whose genes are closer to a hidden target wins, with
@@ -492,20 +493,20 @@ pub(crate) mod tests {
     }
 
     impl Referee for TargetReferee {
-        fn play(&self, black: &Player, white: &Player, opening: &[String], seed: u64) -> GameRecord {
+        fn play(&self, first: &Player, second: &Player, opening: &[String], seed: u64) -> GameRecord {
             let noise = (seed % 1000) as f64 / 1000.0 * 0.3 - 0.15;
-            let d = self.distance(&white.weights) - self.distance(&black.weights) + noise;
+            let d = self.distance(&second.weights) - self.distance(&first.weights) + noise;
             let result = if d.abs() < 1e-9 {
                 Outcome::Draw
             } else if d > 0.0 {
-                Outcome::Black
+                Outcome::First
             } else {
-                Outcome::White
+                Outcome::Second
             };
             GameRecord {
                 result,
                 reason: Reason::Adjudicated,
-                ..GameRecord::start("connect6", &black.name, &white.name, opening, seed)
+                ..GameRecord::start("connect6", &first.name, &second.name, opening, seed)
             }
         }
     }
@@ -525,8 +526,8 @@ pub(crate) mod tests {
         config.mutation.sigma = 1.0;
         config.init.noise = 0.1;
         config.diversity = crate::ga::config::DiversityConfig::default();
-        let suite = OpeningSuite { rules: Rules::CONNECT6, openings: vec![vec!["j10".into()]] };
-        let target: Vec<i32> = config.eval.schema(Rules::CONNECT6).specs.iter().map(|s| (s.min + s.max) / 3).collect();
+        let suite = OpeningSuite { game: crate::registry::CONNECT6, openings: vec![vec!["j10".into()]] };
+        let target: Vec<i32> = config.schema().unwrap().specs.iter().map(|s| (s.min + s.max) / 3).collect();
         (config, suite, TargetReferee { target })
     }
 
@@ -611,7 +612,8 @@ pub(crate) mod tests {
         let (_, results) = run(&config, &suite, &referee, 2);
         for r in &results {
             assert_eq!(r.records.len(), 60 + 2 * 2 * 20);
-            let vs_defaults = r.records.iter().filter(|g| g.black == "anchor-defaults" || g.white == "anchor-defaults");
+            let vs_defaults =
+                r.records.iter().filter(|g| g.first == "anchor-defaults" || g.second == "anchor-defaults");
             assert_eq!(vs_defaults.count(), 40);
         }
         config.hall_of_fame.anchors = vec!["no/such/file.toml".into()];
@@ -637,10 +639,10 @@ pub(crate) mod tests {
         // The first generation's best survives and does not play its own hall-of-fame copy
         // (nor do children that copied it unchanged).
         assert!((60 + 2..=60 + 2 * 19).contains(&results[1].records.len()), "{}", results[1].records.len());
-        assert!(results[2].records.iter().any(|r| r.white.starts_with("hof-") || r.black.starts_with("hof-")));
+        assert!(results[2].records.iter().any(|r| r.second.starts_with("hof-") || r.first.starts_with("hof-")));
         for r in &results[2].records {
-            let hof = [&r.black, &r.white].into_iter().find(|n| n.starts_with("hof-"));
-            let member = [&r.black, &r.white].into_iter().find(|n| !n.starts_with("hof-"));
+            let hof = [&r.first, &r.second].into_iter().find(|n| n.starts_with("hof-"));
+            let member = [&r.first, &r.second].into_iter().find(|n| !n.starts_with("hof-"));
             if let (Some(h), Some(m)) = (hof, member) {
                 assert_ne!(h.split("-i").nth(1), m.split("-i").nth(1), "{h} plays itself");
             }
@@ -698,13 +700,13 @@ pub(crate) mod tests {
         let (mut config, _, referee) = anchors_setup();
         let openings: Vec<Vec<String>> =
             (0..50).map(|i| vec![format!("{}10", (b'a' + (i % 19) as u8) as char)]).collect();
-        let suite = OpeningSuite { rules: Rules::CONNECT6, openings };
+        let suite = OpeningSuite { game: crate::registry::CONNECT6, openings };
         let vs_anchor = |config: &EvolveConfig| {
             let (_, results) = run(config, &suite, &referee, 2);
             let mut by_member: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
-            for r in results[1].records.iter().filter(|r| r.black == "anchor-defaults" || r.white == "anchor-defaults")
+            for r in results[1].records.iter().filter(|r| r.first == "anchor-defaults" || r.second == "anchor-defaults")
             {
-                let member = if r.black == "anchor-defaults" { &r.white } else { &r.black };
+                let member = if r.first == "anchor-defaults" { &r.second } else { &r.first };
                 by_member.entry(member.clone()).or_default().push(r.opening.unwrap());
             }
             by_member.into_values().collect::<Vec<_>>()

@@ -9,12 +9,12 @@ use anyhow::{Context, Result};
 use rand::Rng;
 
 use crate::arena::game::{play_games, GameJob};
+use crate::arena::player::Player;
 use crate::arena::stats::Wdl;
+use crate::core::rng::{derive_seed, stream};
 use crate::ga::evolve::{Evolver, RunState};
 use crate::ga::fitness::{Contestant, Fitted};
-use crate::player::Player;
 use crate::report::progress::Progress;
-use crate::rng::{derive_seed, stream};
 
 /// Purpose tags of the play-off's random streams (after the generations' own).
 const FINAL_OPENINGS: u64 = 16;
@@ -68,10 +68,6 @@ fn known(state: &RunState) -> Vec<(u64, Vec<i32>, Option<u32>)> {
 }
 
 impl Evolver<'_> {
-    /// Picks the run's champion. With `[final] candidates = 0`, or before any generation, it
-    /// is the last generation's best. Otherwise the best `candidates` distinct tables by
-    /// rating play `[final] pairs` game pairs against every anchor (a round robin among
-    /// themselves without anchors), and the best rating over all their games wins.
     /// Games the play-off will play, at most (fewer when fewer distinct tables are rated).
     pub fn play_off_games(&self, state: &RunState) -> usize {
         let n = self.config.finals.candidates.min(known(state).len());
@@ -79,6 +75,10 @@ impl Evolver<'_> {
         2 * self.config.finals.pairs * meetings
     }
 
+    /// Picks the run's champion. With `[final] candidates = 0`, or before any generation, it
+    /// is the last generation's best. Otherwise the best `candidates` distinct tables by
+    /// rating play `[final] pairs` game pairs against every anchor (a round robin among
+    /// themselves without anchors), and the best rating over all their games wins.
     pub fn play_off(&self, state: &RunState, progress: &Progress) -> Result<PlayOff> {
         let config = self.config;
         let mut ledger = state.ledger.clone();
@@ -147,8 +147,8 @@ impl Evolver<'_> {
                     let (black, white) =
                         if finalist_black { (&players[i], opponent(opp)) } else { (opponent(opp), &players[i]) };
                     GameJob {
-                        black,
-                        white,
+                        first: black,
+                        second: white,
                         opening: self.suite.get(opening),
                         opening_index: opening,
                         seed: derive_seed(&[config.seed, g, FINAL_GAMES, k as u64]),

@@ -10,5 +10,6 @@ pub mod finale;
 pub mod fitness;
 pub mod operators;
 pub mod population;
+pub mod run;
 pub mod run_folder;
 pub mod selection;

@@ -3,8 +3,8 @@
 use rand::Rng;
 use rand_distr::{Distribution, Normal};
 
+use crate::core::weights::Schema;
 use crate::ga::config::MutationKind;
-use crate::weights::Schema;
 
 /// A uniform-crossover mask: `true` takes the gene from the first parent, `false` from the
 /// second, each with probability one half (Li Guo 2007 §2.3.2).
@@ -105,7 +105,7 @@ pub fn mutate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::connect::eval::roads::CONNECT6_ROADS;
+    use crate::games::connect::eval::roads::CONNECT6_ROADS;
     use proptest::prelude::{prop_assert, proptest};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;

@@ -7,8 +7,8 @@ use rand::Rng;
 use rand_distr::{Distribution, Normal};
 use serde::{Deserialize, Serialize};
 
+use crate::core::weights::{Schema, Weights};
 use crate::ga::config::{InitConfig, InitMode};
-use crate::weights::{Schema, Weights};
 
 /// One chromosome: the values of a weight table, with where it came from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -114,7 +114,7 @@ fn load_tables(schema: &'static Schema, paths: &[std::path::PathBuf]) -> Result<
 }
 
 fn load_one(schema: &'static Schema, f: &Path) -> Result<Vec<i32>> {
-    let (w, _) = Weights::load(f, Some(schema)).with_context(|| "[init] files")?;
+    let (w, _) = Weights::load(f, &[schema]).with_context(|| "[init] files")?;
     Ok(w.values().to_vec())
 }
 
@@ -141,7 +141,7 @@ pub fn diversity(schema: &Schema, population: &[Individual]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::connect::eval::roads::CONNECT6_ROADS;
+    use crate::games::connect::eval::roads::CONNECT6_ROADS;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 

@@ -17,13 +17,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use crate::core::weights::{Meta, Weights};
 use crate::fsutil::write_atomic;
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
 use crate::ga::evolve::{HallEntry, RunState};
-use crate::game::connect::Rules;
 use crate::report::history;
-use crate::weights::{Meta, Weights};
 
 /// The file of the lock inside `populations/<run>`.
 pub const LOCK_FILE: &str = "lock";
@@ -164,7 +163,7 @@ fn champion_meta(config: &EvolveConfig, entry: &HallEntry) -> Meta {
 /// `champion.toml`, or None before the first generation.
 pub fn write_results(config: &EvolveConfig, state: &RunState, paths: &RunPaths, all: bool) -> Result<Option<PathBuf>> {
     let Some(last) = state.hall_of_fame.last() else { return Ok(None) };
-    let schema = config.eval.schema(Rules::CONNECT6);
+    let schema = config.schema()?;
     let save = |entry: &HallEntry, path: &Path| -> Result<()> {
         let weights = Weights::clamped(schema, entry.genes.clone());
         weights.save(path, &champion_meta(config, entry)).with_context(|| format!("{}: cannot write", path.display()))

@@ -52,8 +52,11 @@ pub struct HistoryRow {
     pub diversity: f64,
     /// Games played in this generation, and how they ended.
     pub games: u64,
-    pub black_wins: u64,
-    pub white_wins: u64,
+    /// Wins of the first and of the second player (read under their old names too).
+    #[serde(alias = "black_wins")]
+    pub first_wins: u64,
+    #[serde(alias = "white_wins")]
+    pub second_wins: u64,
     pub draws: u64,
     /// Wall-clock seconds of the generation, and of its games alone (the rest is scheduling,
     /// breeding and bookkeeping).
@@ -172,8 +175,8 @@ mod tests {
             pm_mean: 0.05,
             diversity: 0.21,
             games: 60,
-            black_wins: 30,
-            white_wins: 28,
+            first_wins: 30,
+            second_wins: 28,
             draws: 2,
             wall_s: 12.5,
             games_wall_s: 12.0,

@@ -21,8 +21,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::history::HistoryRow;
 use crate::arena::stats::{Wdl, Z95};
+use crate::core::weights::Schema;
 use crate::fsutil::write_atomic;
-use crate::weights::Schema;
 
 /// One named curve of [`plot_series`]: `(x, y, optional ± error)` points, drawn in order.
 #[derive(Clone, Debug, PartialEq)]
@@ -1129,8 +1129,8 @@ mod tests {
             pm_mean: 0.01 + 0.005 * (t / 70.0).cos(),
             diversity: 0.3 * (-t / 300.0).exp(),
             games: 380,
-            black_wins: 200,
-            white_wins: 170,
+            first_wins: 200,
+            second_wins: 170,
             draws: 10,
             wall_s: 60.0,
             games_wall_s: 55.0,
@@ -1331,7 +1331,7 @@ mod tests {
 
     #[test]
     fn genes_of_the_connect6_road_schema() {
-        use crate::game::connect::eval::roads::CONNECT6_ROADS;
+        use crate::games::connect::eval::roads::CONNECT6_ROADS;
         let schema = &CONNECT6_ROADS;
         assert_eq!(schema.len(), 20);
         let figure = GenesFigure::new(schema, Vec::new(), "t");
@@ -1353,8 +1353,8 @@ mod tests {
 
     #[test]
     fn genes_of_one_generation_and_of_many() {
-        use crate::game::connect::eval::patterns::CONNECT6_PATTERNS;
-        use crate::game::connect::eval::roads::{CONNECT6_ROADS, GOMOKU_ROADS};
+        use crate::games::connect::eval::patterns::CONNECT6_PATTERNS;
+        use crate::games::connect::eval::roads::{CONNECT6_ROADS, GOMOKU_ROADS};
         let dir = tempfile::tempdir().unwrap();
         let one = [(7, CONNECT6_ROADS.specs.iter().map(|s| s.default).collect())];
         let paths = plot_genes(&CONNECT6_ROADS, &one, dir.path(), "one generation").unwrap();
@@ -1371,7 +1371,7 @@ mod tests {
 
     #[test]
     fn genes_points_are_sorted_and_deduplicated() {
-        use crate::game::connect::eval::roads::CONNECT6_ROADS;
+        use crate::games::connect::eval::roads::CONNECT6_ROADS;
         let mut points = walk(&CONNECT6_ROADS, 5);
         points.reverse();
         points.push((3, CONNECT6_ROADS.specs.iter().map(|s| s.max).collect()));
@@ -1382,7 +1382,7 @@ mod tests {
 
     #[test]
     fn genes_errors_are_clear() {
-        use crate::game::connect::eval::roads::CONNECT6_ROADS;
+        use crate::games::connect::eval::roads::CONNECT6_ROADS;
         let dir = tempfile::tempdir().unwrap();
         let e = plot_genes(&CONNECT6_ROADS, &[], dir.path(), "t").unwrap_err().to_string();
         assert!(e.contains("genes.png") && e.contains("no generations"), "{e}");

@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 
 use crate::arena::matches::MatchReport;
 use crate::arena::stats::Wdl;
+use crate::core::weights::Weights;
 use crate::ga::finale::PlayOff;
 use crate::report::table::{elo, Align, Table};
-use crate::weights::Weights;
 
 /// Everything the report shows.
 pub struct RunReport<'a> {

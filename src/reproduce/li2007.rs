@@ -13,24 +13,25 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::game::EngineReferee;
+use crate::arena::matches::play_match;
 use crate::arena::matches::MatchConfig;
 use crate::arena::openings::Openings;
+use crate::arena::player::Player;
+use crate::arena::tournament::play_tournament;
 use crate::arena::tournament::{pairings, TournamentConfig, TournamentReport};
-use crate::commands::evolve::{opening_suite, run_loop};
-use crate::commands::matches::play_match;
-use crate::commands::tournament::play_tournament;
+use crate::core::settings::EngineSettings;
+use crate::core::weights::Weights;
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
 use crate::ga::evolve::Evolver;
+use crate::ga::run::{self, opening_suite};
 use crate::ga::run_folder::{RunFolder, RunPaths};
-use crate::game::connect::Rules;
-use crate::player::{random_weights, Player};
+use crate::player::random_weights;
+use crate::registry::EngineReferee;
 use crate::report::plots::{plot_series, Series};
 use crate::report::progress::format_duration;
 use crate::report::table::{elo, percent, signed, Table};
-use crate::reproduce::{estimate_secs, game_ms, spearman, suite, Reproduction, Setup};
-use crate::weights::Weights;
+use crate::reproduce::{estimate_secs, game_ms, spearman, suite, Reproduction, Setup, GAME};
 
 /// The paper's GA settings (`configs/li2007.toml`), built in so that `reproduce` works from any
 /// folder.
@@ -79,7 +80,6 @@ impl Options {
 
 /// Runs the experiment; writes its tables and plots into `setup.out`.
 pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
-    let rules = Rules::CONNECT6;
     let mut notes = Vec::new();
     let (run_dir, config, from) = match &options.run {
         Some(dir) => {
@@ -94,14 +94,15 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let gen_wanted = if options.run.is_none() { Some(options.evolve.generations) } else { None };
     let players_n = PAPER_GENERATIONS.len() + 2;
     let rr_games = 2 * options.pairs * pairings(players_n).len();
-    let engine = config.engine.engine_config(config.eval);
+    let engine = EngineSettings { eval: Some(config.eval.clone()), ..config.engine.clone() };
     let limits = config.engine.limits();
+    let schema = config.schema()?;
     let settings = config.games;
-    let match_suite = suite(rules, options.match_pairs, setup.seed_for(OPENINGS))?;
+    let match_suite = suite(options.match_pairs, setup.seed_for(OPENINGS))?;
 
     // What will be played, and a rough cost from two timed games of the default weights.
     if !setup.quiet() {
-        let defaults = Player::new("defaults", config.eval.schema(rules).defaults(), engine, limits);
+        let defaults = Player::new("defaults", schema.defaults(), engine.clone(), limits);
         let ms = game_ms(&defaults, &defaults, &match_suite, &settings, 2);
         let evolve_games = gen_wanted.map_or(0, |g| g as usize * config.games_per_generation(0));
         let total = evolve_games + rr_games + 2 * options.match_pairs;
@@ -147,17 +148,16 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let mut players = Vec::new();
     for &g in &gens {
         let path = gen_path(&run_dir, g);
-        let (weights, _) = Weights::load(&path, Some(config.eval.schema(rules)))
-            .with_context(|| format!("{}: cannot load the champion", path.display()))?;
-        players.push(Player::new(format!("gen-{g}"), weights, engine, limits));
+        let (weights, _) =
+            Weights::load(&path, &[schema]).with_context(|| format!("{}: cannot load the champion", path.display()))?;
+        players.push(Player::new(format!("gen-{g}"), weights, engine.clone(), limits));
     }
-    let schema = config.eval.schema(rules);
     for k in 0..2 {
         let seed = setup.seed.wrapping_add(k);
-        players.push(Player::new(format!("random:{seed}"), random_weights(schema, seed), engine, limits));
+        players.push(Player::new(format!("random:{seed}"), random_weights(schema, seed), engine.clone(), limits));
     }
-    let referee = EngineReferee { settings };
-    let rr_suite = suite(rules, options.pairs, setup.seed_for(OPENINGS))?;
+    let referee = EngineReferee { game: GAME, settings };
+    let rr_suite = suite(options.pairs, setup.seed_for(OPENINGS))?;
     let rr_config = TournamentConfig { pairs: options.pairs, seed: setup.seed_for(TOURNAMENT) };
     let report = play_tournament(&referee, &players, &rr_suite, &rr_config, setup.mode, None)?;
 
@@ -167,7 +167,7 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
         run_dir.display(),
         engine.search.name(),
         limits.describe(),
-        config.eval.name()
+        config.eval
     ));
     let fig1 = fig1_table(&report, &gens, &notes);
     out.add("fig1", fig1);
@@ -176,7 +176,7 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
 
     // The last champion against the hand-set weights.
     let last = players[gens.len() - 1].clone();
-    let defaults = Player::new("defaults", schema.defaults(), engine, limits);
+    let defaults = Player::new("defaults", schema.defaults(), engine.clone(), limits);
     let mconfig = MatchConfig { pairs: options.match_pairs, seed: setup.seed_for(MATCH), sprt: None };
     let mut match_openings = Openings::fixed(match_suite);
     let m = play_match(&referee, &last, &defaults, &mut match_openings, &mconfig, setup.mode, false, &mut |_| Ok(()))?;
@@ -303,7 +303,7 @@ fn plot(report: &TournamentReport, gens: &[u32], out: &Path) -> Result<Vec<PathB
 /// an earlier `reproduce` was interrupted.
 fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
     let suite = opening_suite(config)?;
-    let referee = EngineReferee { settings: config.games };
+    let referee = EngineReferee { game: config.game()?, settings: config.games };
     let folder = RunFolder::lock(RunPaths::new(&setup.out, &config.name))?;
     let paths = &folder.paths;
     let mut state = if checkpoint::exists_in(&paths.populations) {
@@ -328,8 +328,13 @@ fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
     if state.generation >= config.generations {
         return Ok(());
     }
-    let threads = rayon::current_num_threads();
-    let done = run_loop(config, &mut state, &folder, &suite, &referee, setup.mode, threads, !setup.quiet(), &[])?;
+    let options = run::Options {
+        mode: setup.mode,
+        threads: rayon::current_num_threads(),
+        handle_ctrl_c: !setup.quiet(),
+        compare: &[],
+    };
+    let done = run::run(config, &mut state, &folder, &suite, &referee, &options)?;
     if done.is_none() {
         bail!("stopped during the GA run; run the same command again to continue it from its last checkpoint");
     }

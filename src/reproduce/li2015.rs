@@ -1,6 +1,6 @@
 //! Li Xuejun et al. 2015 (CAAI Trans. Intell. Syst. 10(2)): local road scanning (update only
-//! the roads through the stones just placed; `EvalKind::Roads`) against global scanning
-//! (recount all 924 roads at every node; `EvalKind::RoadsGlobal`). The paper reports that local
+//! the roads through the stones just placed; evaluation `roads`) against global scanning
+//! (recount all 924 roads at every node; `roads-global`). The paper reports that local
 //! scanning is much faster and plays much stronger under the same time limit; the digest gives
 //! no numbers, so the table sets our measurements beside the claim.
 //!
@@ -11,22 +11,20 @@
 
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
 
-use crate::arena::game::{EngineReferee, GameSettings};
+use crate::arena::game::GameSettings;
+use crate::arena::matches::play_match;
 use crate::arena::matches::MatchConfig;
 use crate::arena::openings::Openings;
-use crate::commands::bench::BENCH_POSITIONS;
-use crate::commands::matches::play_match;
-use crate::commands::split_moves;
-use crate::game::connect::eval::EvalKind;
-use crate::game::connect::notation::board_from_record_moves;
-use crate::game::connect::Rules;
-use crate::player::Player;
+use crate::arena::player::Player;
+use crate::core::game::split_moves;
+use crate::core::limits::Limits;
+use crate::core::settings::EngineSettings;
+use crate::registry::EngineReferee;
 use crate::report::progress::format_duration;
 use crate::report::table::{elo, percent, Table};
-use crate::reproduce::{estimate_secs, game_ms, suite, Reproduction, Setup};
-use crate::search::{Engine, EngineConfig, Limits};
+use crate::reproduce::{estimate_secs, game_ms, suite, Reproduction, Setup, GAME};
 
 const OPENINGS: u64 = 1;
 const MATCH: u64 = 2;
@@ -85,38 +83,27 @@ impl Speed {
     }
 }
 
-fn player(eval: EvalKind, limits: Limits) -> Player {
-    let weights = eval.schema(Rules::CONNECT6).defaults();
-    Player::new(eval.name(), weights, EngineConfig { eval, ..EngineConfig::default() }, limits)
+fn player(eval: &str, limits: Limits) -> Player {
+    let weights = GAME.evaluation(eval).expect("roads and roads-global are Connect6's").schema.defaults();
+    Player::new(eval, weights, EngineSettings { eval: Some(eval.into()), ..EngineSettings::default() }, limits)
 }
 
 /// Measures one scanning on the bench positions, on this thread.
-pub fn measure(eval: EvalKind, options: &Options) -> Result<Speed> {
-    let rules = Rules::CONNECT6;
+pub fn measure(eval: &str, options: &Options) -> Result<Speed> {
     let p = player(eval, Limits::depth(options.bench_depth));
-    let mut engine = Engine::new(p.engine, &p.weights);
-    let boards = BENCH_POSITIONS
-        .iter()
-        .map(|text| board_from_record_moves(rules, &split_moves(text)).context("bench position"))
-        .collect::<Result<Vec<_>>>()?;
+    let positions: Vec<Vec<String>> =
+        GAME.bench_positions().iter().map(|text| split_moves(text).into_iter().map(str::to_string).collect()).collect();
+    let search =
+        |limits: Limits| GAME.search_positions(&p, &positions, &limits).map(|r| r.0).map_err(|e| anyhow!("bench {e}"));
     let mut speed = Speed { time: Duration::MAX, ..Speed::default() };
     for _ in 0..options.repeats.max(1) {
-        let (mut nodes, mut time) = (0, Duration::ZERO);
-        for (i, b) in boards.iter().enumerate() {
-            let mut board = b.clone();
-            // A new game clears the table and history, so every repeat searches the same tree.
-            engine.new_game(i as u64);
-            let r = engine.search(&mut board, &Limits::depth(options.bench_depth));
-            nodes += r.nodes;
-            time += r.elapsed;
-        }
-        speed.nodes = nodes;
-        speed.time = speed.time.min(time);
+        // Each position starts a new game, which clears the table and history, so every
+        // repeat searches the same tree.
+        let results = search(Limits::depth(options.bench_depth))?;
+        speed.nodes = results.iter().map(|r| r.nodes).sum();
+        speed.time = speed.time.min(results.iter().map(|r| r.elapsed).sum());
     }
-    for (i, b) in boards.iter().enumerate() {
-        let mut board = b.clone();
-        engine.new_game(i as u64);
-        let r = engine.search(&mut board, &Limits::time_ms(options.time_ms));
+    for r in search(Limits::time_ms(options.time_ms))? {
         speed.depths.push(r.depth);
         speed.timed_nodes += r.nodes;
         speed.timed += r.elapsed;
@@ -126,15 +113,14 @@ pub fn measure(eval: EvalKind, options: &Options) -> Result<Speed> {
 
 /// Runs the measurements and the match; writes the table into `setup.out`.
 pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
-    let rules = Rules::CONNECT6;
     let settings = GameSettings::default();
-    let openings = suite(rules, options.pairs, setup.seed_for(OPENINGS))?;
-    let (a, b) = (player(EvalKind::Roads, options.match_limits), player(EvalKind::RoadsGlobal, options.match_limits));
+    let openings = suite(options.pairs, setup.seed_for(OPENINGS))?;
+    let (a, b) = (player("roads", options.match_limits), player("roads-global", options.match_limits));
     if !setup.quiet() {
         setup.say(&format!(
             "li2015: {} bench positions at depth {} (best of {}) and at {} ms per move, each scanning on one thread; \
              then roads vs roads-global, {} pairs ({} games) at {} per move",
-            BENCH_POSITIONS.len(),
+            GAME.bench_positions().len(),
             options.bench_depth,
             options.repeats,
             options.time_ms,
@@ -151,10 +137,10 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
         ));
     }
     // Measured one after the other on the calling thread, so that the two never share a core.
-    let local = measure(EvalKind::Roads, options)?;
-    let global = measure(EvalKind::RoadsGlobal, options)?;
+    let local = measure("roads", options)?;
+    let global = measure("roads-global", options)?;
     let config = MatchConfig { pairs: options.pairs, seed: setup.seed_for(MATCH), sprt: None };
-    let referee = EngineReferee { settings };
+    let referee = EngineReferee { game: GAME, settings };
     let m =
         play_match(&referee, &a, &b, &mut Openings::fixed(openings.clone()), &config, setup.mode, false, &mut |_| {
             Ok(())
@@ -168,7 +154,7 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let ratio = |x: f64, y: f64| if y > 0.0 { format!("{:.2}x", x / y) } else { "-".into() };
     let d = options.bench_depth;
     t.row(vec![
-        format!("nodes, {} positions at depth {d}", BENCH_POSITIONS.len()),
+        format!("nodes, {} positions at depth {d}", GAME.bench_positions().len()),
         local.nodes.to_string(),
         global.nodes.to_string(),
         ratio(local.nodes as f64, global.nodes as f64),

@@ -1,5 +1,5 @@
 //! The papers' experiments, played for real with the arena and printed beside the papers'
-//! numbers (`papers.md`): Li Guo 2007 Fig. 1 ([`li2007`]), Wang Hongfei 2021's match table
+//! numbers: Li Guo 2007 Fig. 1 ([`li2007`]), Wang Hongfei 2021's match table
 //! ([`wang2021`]) and Li Xuejun 2015's local vs global road scanning ([`li2015`]).
 //!
 //! Each experiment takes its sizes as a plain options struct with a quick setting (minutes on
@@ -15,15 +15,15 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::arena::game::{play_game, GameSettings};
+use crate::arena::game::GameSettings;
 use crate::arena::openings::{OpeningConfig, OpeningSuite};
+use crate::arena::player::Player;
 use crate::arena::stats::Z95;
+use crate::core::rng::derive_seed;
 use crate::fsutil::write_atomic;
-use crate::game::connect::Rules;
-use crate::player::Player;
+use crate::registry::GameRef;
 use crate::report::progress::ProgressMode;
 use crate::report::table::Table;
-use crate::rng::derive_seed;
 
 /// What every experiment shares: where it writes, its seed, how it reports progress.
 #[derive(Clone, Debug)]
@@ -170,10 +170,13 @@ pub fn wilson95(k: u64, n: u64) -> (f64, f64) {
 
 /// A generated opening suite with at least `pairs` openings (64 when fewer), so that long
 /// matches do not replay openings.
-pub fn suite(rules: Rules, pairs: usize, seed: u64) -> anyhow::Result<OpeningSuite> {
+pub fn suite(pairs: usize, seed: u64) -> anyhow::Result<OpeningSuite> {
     let config = OpeningConfig { count: pairs.max(64), ..OpeningConfig::default() };
-    Ok(OpeningSuite::generate(rules, &config, seed)?)
+    Ok(OpeningSuite::generate(GAME.arena(), &config, seed)?)
 }
+
+/// The papers' game: every experiment here is Connect6's.
+pub const GAME: GameRef = crate::registry::CONNECT6;
 
 /// Milliseconds per game of `a` against `b` from the suite's first `games` openings (at least
 /// one), timed on this thread: the per-game cost that the estimates printed before long
@@ -182,7 +185,7 @@ pub fn game_ms(a: &Player, b: &Player, suite: &OpeningSuite, settings: &GameSett
     let games = games.max(1);
     let start = Instant::now();
     for i in 0..games {
-        play_game(a, b, suite.get(i), settings, i as u64);
+        GAME.play_game(a, b, suite.get(i), settings, i as u64);
     }
     start.elapsed().as_secs_f64() * 1e3 / games as f64
 }

@@ -5,48 +5,49 @@
 
 use anyhow::{Context, Result};
 
-use crate::arena::game::{EngineReferee, GameSettings};
+use crate::arena::game::GameSettings;
+use crate::arena::matches::play_match;
 use crate::arena::matches::{MatchConfig, MatchReport};
 use crate::arena::openings::Openings;
-use crate::commands::matches::play_match;
-use crate::game::connect::eval::EvalKind;
-use crate::game::connect::Rules;
-use crate::player::Player;
+use crate::arena::player::Player;
+use crate::core::limits::Limits;
+use crate::core::settings::{EngineSettings, SearchKind};
+use crate::registry::EngineReferee;
 use crate::report::progress::format_duration;
 use crate::report::table::{elo, percent, Table};
-use crate::reproduce::{estimate_secs, game_ms, suite, wilson95, Reproduction, Setup};
-use crate::search::{EngineConfig, Limits, SearchKind};
+use crate::reproduce::{estimate_secs, game_ms, suite, wilson95, Reproduction, Setup, GAME};
 
 /// One row pair of the paper's table: the stronger configuration (always road evaluation with
 /// PVS) against another, and the paper's (games, wins) as first and as second player.
 pub struct PaperRow {
     pub name: &'static str,
     pub other_search: SearchKind,
-    pub other_eval: EvalKind,
+    /// The other side's evaluation, one of Connect6's.
+    pub other_eval: &'static str,
     pub first: (u64, u64),
     pub second: (u64, u64),
 }
 
-/// The paper's numbers (`papers.md`, seed 003).
+/// The paper's numbers (its table of results: games, wins of the road/PVS side).
 pub const PAPER: [PaperRow; 3] = [
     PaperRow {
         name: "road eval vs pattern eval",
         other_search: SearchKind::Pvs,
-        other_eval: EvalKind::Patterns,
+        other_eval: "patterns",
         first: (573, 521),
         second: (351, 304),
     },
     PaperRow {
         name: "PVS vs alpha-beta",
         other_search: SearchKind::Alphabeta,
-        other_eval: EvalKind::Roads,
+        other_eval: "roads",
         first: (784, 779),
         second: (653, 646),
     },
     PaperRow {
         name: "PVS vs UCTS (MCTS/UCT)",
         other_search: SearchKind::Mcts,
-        other_eval: EvalKind::Roads,
+        other_eval: "roads",
         first: (637, 586),
         second: (462, 402),
     },
@@ -80,18 +81,18 @@ impl Options {
 /// The two players of a row: road evaluation with PVS, and the row's other configuration, both
 /// with the default weights of their evaluation.
 pub fn players(row: &PaperRow, limits: Limits) -> (Player, Player) {
-    let rules = Rules::CONNECT6;
-    let config = |search, eval| EngineConfig { search, eval, ..EngineConfig::default() };
-    let name = |search: SearchKind, eval: EvalKind| format!("{}+{}", search.name(), eval.name());
+    let config = |search, eval: &str| EngineSettings { search, eval: Some(eval.into()), ..EngineSettings::default() };
+    let name = |search: SearchKind, eval: &str| format!("{}+{eval}", search.name());
+    let schema = |eval: &str| GAME.evaluation(eval).expect("the paper's evaluations are Connect6's").schema;
     let a = Player::new(
-        name(SearchKind::Pvs, EvalKind::Roads),
-        EvalKind::Roads.schema(rules).defaults(),
-        config(SearchKind::Pvs, EvalKind::Roads),
+        name(SearchKind::Pvs, "roads"),
+        schema("roads").defaults(),
+        config(SearchKind::Pvs, "roads"),
         limits,
     );
     let b = Player::new(
         name(row.other_search, row.other_eval),
-        row.other_eval.schema(rules).defaults(),
+        schema(row.other_eval).defaults(),
         config(row.other_search, row.other_eval),
         limits,
     );
@@ -100,10 +101,9 @@ pub fn players(row: &PaperRow, limits: Limits) -> (Player, Player) {
 
 /// Runs the three matches; writes the tables into `setup.out`.
 pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
-    let rules = Rules::CONNECT6;
     let settings = GameSettings::default();
-    let referee = EngineReferee { settings };
-    let openings = suite(rules, options.pairs, setup.seed_for(OPENINGS))?;
+    let referee = EngineReferee { game: GAME, settings };
+    let openings = suite(options.pairs, setup.seed_for(OPENINGS))?;
     let games = 2 * options.pairs * PAPER.len();
     if !setup.quiet() {
         setup.say(&format!(
@@ -175,7 +175,7 @@ pub fn side_table(reports: &[MatchReport]) -> Table {
     );
     t.set_align(1, crate::report::table::Align::Left);
     for (row, r) in PAPER.iter().zip(reports) {
-        for (side, paper, ours) in [("first", row.first, r.a_black), ("second", row.second, r.a_white)] {
+        for (side, paper, ours) in [("first", row.first, r.a_first), ("second", row.second, r.a_second)] {
             let (lo, hi) = wilson95(ours.wins, ours.games());
             t.row(vec![
                 row.name.into(),
@@ -194,7 +194,7 @@ pub fn side_table(reports: &[MatchReport]) -> Table {
     }
     t.note("Win rate = wins / games of that side; 95% CI is Wilson's score interval of our win rate.");
     let games: u64 = reports.iter().map(|r| r.wdl.games()).sum();
-    let black: u64 = reports.iter().map(|r| r.black_wins).sum();
+    let black: u64 = reports.iter().map(|r| r.first_wins).sum();
     t.note(format!(
         "In all our games the first player (Black) won {}: a large share either way means the colour to move after \
          the openings decides more games than the engines do.",
@@ -223,7 +223,7 @@ pub fn match_table(reports: &[MatchReport]) -> Table {
             elo(w.elo()),
             format!("{} .. {}", elo(lo), elo(hi)),
             percent(w.los(), 1.0),
-            percent(r.black_wins as f64, w.games() as f64),
+            percent(r.first_wins as f64, w.games() as f64),
             format!("{:.1}s", r.elapsed.as_secs_f64()),
         ]);
     }

@@ -2,11 +2,18 @@
 //! evaluation, generator, tactics and horizon rule as PVS, but no null windows, no
 //! transposition table and no history: moves are tried in the generator's order.
 
-use super::{make_move, unmake_move, Engine, MATE};
-use crate::game::connect::Board;
+use super::{Engine, Searchable, MATE};
+use crate::core::game::Position;
 
-impl Engine {
-    pub(crate) fn alphabeta(&mut self, board: &mut Board, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+impl<G: Searchable> Engine<G> {
+    pub(crate) fn alphabeta(
+        &mut self,
+        board: &mut G::Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         if self.tick() {
             return 0;
         }
@@ -18,10 +25,10 @@ impl Engine {
         let mut best = -MATE;
         let child_depth = depth - 1;
         for &m in moves.iter() {
-            let placed = make_move(board, m);
+            let placed = board.play(m);
             let score = -self.alphabeta(board, child_depth, -beta, -alpha, ply + 1);
-            unmake_move(board, placed);
-            if self.stopped {
+            board.undo(placed);
+            if self.clock.stopped {
                 break;
             }
             best = best.max(score);

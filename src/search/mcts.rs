@@ -1,26 +1,25 @@
 //! UCT Monte-Carlo tree search (Kocsis & Szepesvári 2006): the "UCTS" opponent of the seed 003
 //! experiment (Wang 2021 plays PVS against it at equal time per move).
 //!
-//! The tree's moves are the shared generator's, with the double-threat moves PVS adds where
-//! two turns remain ([`MoveGen::generate_with_threats`]), so that PVS and UCT differ only in
-//! how they search. One iteration:
-//! 1. **Selection** by UCB1, `Q + c·sqrt(ln N / n)` with `c = EngineConfig::uct_c`; rewards are
+//! The tree's moves are the game's generator's, as PVS gets them where two turns remain (in
+//! Connect6 with the double-threat moves), so that PVS and UCT differ only in how they search. One iteration:
+//! 1. **Selection** by UCB1, `Q + c·sqrt(ln N / n)` with `c = EngineSettings::uct_c`; rewards are
 //!    in [0, 1] for the player who made the move into the node. Unvisited children come first,
 //!    in the generator's order (best first), which acts as a cheap prior.
 //! 2. **Expansion** on a node's second visit: every generated move becomes a child at once.
 //!    A node is only expanded while the arena has room ([`MAX_TREE_NODES`]); after that the
 //!    search goes on with playouts from the leaves.
-//! 3. **Playout** from the leaf with a cheap seeded policy (`Engine::playout`), cut after
-//!    [`PLAYOUT_TURNS`] turns and scored by the engine's evaluation through a logistic
-//!    ([`EVAL_SCALE`]), so the evaluation's weights matter to this search as to PVS.
+//! 3. **Playout** from the leaf with the game's cheap seeded policy ([`Searchable::playout`];
+//!    Connect: a few turns, then the evaluation through a logistic, [`EVAL_SCALE`]), so the
+//!    evaluation's weights matter to this search as to PVS.
 //! 4. **Backup** of the reward along the path, and of proofs (MCTS-solver, Winands et al.
-//!    2008): the generator's exact situations (a side with a threat road wins, a side facing
-//!    threats it cannot block loses) make terminal nodes; a node with a winning child is lost
+//!    2008): the game's exact situations ([`Searchable::exact`]; Connect: a side with a threat
+//!    road wins, a side facing threats it cannot block loses) make terminal nodes; a node with a winning child is lost
 //!    for the player who moved into it, one whose children are all lost is won. As for PVS's
 //!    mate scores, "all children" means all the generator's moves.
 //!
 //! Determinism: the playouts draw from a ChaCha8 stream seeded by the game seed
-//! ([`Engine::new_game`]) and the number of searches since, so a search limited by playouts
+//! ([`Engine::new_game`](super::Engine::new_game)) and the number of searches since, so a search limited by playouts
 //! (or by depth, which is a playout budget here) is a pure function of its inputs.
 //!
 //! The constants below were chosen by short matches against PVS at depth 2 from 6 openings,
@@ -28,33 +27,24 @@
 //! of 4 turns won 11/12 at 1 s per move where 8 turns won 6/12, and at 300 ms 20 turns won
 //! 3/12; generating threat moves only at the root won 3/12 at 300 ms against 7/12 with them at
 //! every expansion, although each expansion then costs more.
-//!
-//! [`MoveGen::generate_with_threats`]: crate::game::connect::movegen::MoveGen::generate_with_threats
 
 use std::time::Instant;
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{make_move, unmake_move, Engine, Limits, SearchResult, MATE, MATE_BOUND, THREAT_MOVES};
-use crate::game::connect::movegen::{Move, Situation, ThreatSet};
-use crate::game::connect::{Board, Cell, Colour};
+use super::{Engine, Exact, Root, SearchResult, Searchable, UndoOf, MATE, MATE_BOUND};
+use crate::core::game::{GameMove, MoveOf, Position, Side, Status};
+use crate::core::limits::Limits;
 
-/// Nodes the arena may hold (32 bytes each: 32 MiB). A search adds about 170 000 nodes per
-/// second on the middle-game position of the tests (measured, one core), so the cap is reached
-/// after about 6 s: it keeps long searches from taking the machine's memory without limiting
-/// the short ones matches play.
+/// Nodes the arena may hold (32 bytes each for Connect moves: 32 MiB). A search adds about
+/// 170 000 nodes per second on the middle-game position of the tests (measured, one core), so
+/// the cap is reached after about 6 s: it keeps long searches from taking the machine's memory
+/// without limiting the short ones matches play.
 pub const MAX_TREE_NODES: usize = 1 << 20;
-/// Turns a playout plays before the evaluation scores it. Short playouts that end in a static
-/// score are both cheaper and less noisy than long games of a near-random policy (see the
-/// module documentation for the measurement).
-pub const PLAYOUT_TURNS: u32 = 4;
-/// Candidate cells a playout stone is chosen from (the best of them by the generator's cheap
-/// cell score): enough to find the urgent cells often, few enough to keep playouts varied.
-pub const PLAYOUT_SAMPLES: u32 = 6;
 /// Logistic scale of the evaluation: a position scored `s` for the side to move is worth
 /// `1 / (1 + exp(-s / EVAL_SCALE))` to it, so +1000 is a 73% win and +2300 a 91% win. With
-/// the default road table the median |score| at the end of a playout from the tests'
+/// the default Connect6 road table the median |score| at the end of a playout from the tests'
 /// middle-game position is about 2300 (quartiles 1300 and 2800), so playouts still separate
 /// clear leads from small ones; a scale of 2000 did no better in a 20-game test.
 pub const EVAL_SCALE: f64 = 1000.0;
@@ -65,6 +55,8 @@ pub const PLAYOUTS_PER_DEPTH: u64 = 1000;
 const DEFAULT_DEPTH: u32 = 4;
 /// Longest principal variation reported.
 const MAX_PV: usize = 32;
+/// The depth left that tree expansions ask the generator for: "far from the horizon".
+const EXPANSION_DEPTH: i32 = i32::MAX / 2;
 
 /// What is known for sure about a node, for the player who made the move into it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,8 +68,8 @@ enum Proof {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Node {
-    mv: Move,
+struct Node<M> {
+    mv: M,
     /// Children are `first .. first + children` in the arena; 0 children: not expanded.
     children: u16,
     first: u32,
@@ -89,8 +81,8 @@ struct Node {
     reward: f64,
 }
 
-impl Node {
-    fn new(mv: Move) -> Node {
+impl<M: GameMove> Node<M> {
+    fn new(mv: M) -> Node<M> {
         Node { mv, children: 0, first: 0, visits: 0, proof: Proof::Unknown, end: 0, reward: 0.0 }
     }
 
@@ -103,46 +95,40 @@ impl Node {
     }
 }
 
-const _: () = assert!(std::mem::size_of::<Node>() == 32);
-
 /// The search tree and the scratch buffers of one engine, reused by every search so that
 /// memory stays bounded by the arena's cap whatever the number of moves and games.
 #[derive(Debug)]
-pub(crate) struct Tree {
-    nodes: Vec<Node>,
+pub(crate) struct Tree<M, U> {
+    nodes: Vec<Node<M>>,
     max_nodes: usize,
-    /// The current iteration's path: node index and the colour of the player who moved into it.
-    path: Vec<(u32, Colour)>,
-    /// Stones placed by each move of the path, to undo them.
-    placed: Vec<usize>,
-    moves: Vec<Move>,
-    threats: ThreatSet,
-    blocks: Vec<Move>,
+    /// The current iteration's path: node index and the side of the player who moved into it.
+    path: Vec<(u32, Side)>,
+    /// What each move of the path needs to be taken back.
+    placed: Vec<U>,
+    moves: Vec<M>,
     /// Deepest node reached, in turns from the root.
     max_depth: u32,
     /// An expansion did not fit: later leaves are played out without generating their moves.
     full: bool,
 }
 
-impl Default for Tree {
-    fn default() -> Tree {
+impl<M, U> Default for Tree<M, U> {
+    fn default() -> Tree<M, U> {
         Tree {
             nodes: Vec::new(),
             max_nodes: MAX_TREE_NODES,
             path: Vec::new(),
             placed: Vec::new(),
             moves: Vec::new(),
-            threats: ThreatSet::default(),
-            blocks: Vec::new(),
             max_depth: 0,
             full: false,
         }
     }
 }
 
-impl Tree {
+impl<M: GameMove, U> Tree<M, U> {
     /// Appends the children of `parent`; false when the arena is full (nothing is added).
-    fn add_children(&mut self, parent: usize, moves: &[Move]) -> bool {
+    fn add_children(&mut self, parent: usize, moves: &[M]) -> bool {
         let (len, add) = (self.nodes.len(), moves.len().min(u16::MAX as usize));
         if add == 0 || len + add > self.max_nodes {
             self.full |= add > 0;
@@ -240,20 +226,22 @@ impl Tree {
     }
 }
 
-/// Reward of a proven node for Black, given the colour of the player who moved into it.
-fn proof_reward(proof: Proof, mover: Colour) -> f64 {
+/// Reward of a proven node for the first player, given the side of the player who moved into
+/// it.
+fn proof_reward(proof: Proof, mover: Side) -> f64 {
     let r = match proof {
         Proof::Win => 1.0,
         Proof::Loss => 0.0,
         Proof::Draw | Proof::Unknown => 0.5,
     };
-    for_black(r, mover)
+    for_first(r, mover)
 }
 
-/// Converts a reward for `colour` into a reward for Black (and back: the map is its own inverse).
+/// Converts a reward for `side` into a reward for the first player (and back: the map is its
+/// own inverse).
 #[inline]
-fn for_black(r: f64, colour: Colour) -> f64 {
-    if colour == Colour::Black {
+pub fn for_first(r: f64, side: Side) -> f64 {
+    if side == Side::First {
         r
     } else {
         1.0 - r
@@ -261,7 +249,7 @@ fn for_black(r: f64, colour: Colour) -> f64 {
 }
 
 /// The static score `s` of the side to move as a win probability (see [`EVAL_SCALE`]).
-fn win_probability(s: i32) -> f64 {
+pub fn win_probability(s: i32) -> f64 {
     1.0 / (1.0 + (-(s as f64) / EVAL_SCALE).exp())
 }
 
@@ -291,15 +279,15 @@ fn playout_budget(limits: &Limits) -> Option<u64> {
     depth.map(|d| PLAYOUTS_PER_DEPTH * d.max(1) as u64)
 }
 
-impl Engine {
+impl<G: Searchable> Engine<G> {
     /// UCT from the position; see the module documentation. `depth` in the result is the
     /// deepest tree node reached, in turns from the root; `nodes` counts iterations (each
     /// ends in one playout or one proven node); `score` is the root's best win rate mapped
     /// back through the evaluation's logistic, or a mate score when proven.
-    pub(crate) fn uct(&mut self, board: &mut Board, limits: &Limits) -> SearchResult {
+    pub(crate) fn uct(&mut self, board: &mut G::Position, limits: &Limits) -> SearchResult<MoveOf<G>> {
         self.searches += 1;
         if let Some(budget) = playout_budget(limits) {
-            self.node_limit = self.node_limit.min(budget);
+            self.clock.node_limit = self.clock.node_limit.min(budget);
         }
         let mut rng = ChaCha8Rng::seed_from_u64(stream_seed(self.rng_seed, self.searches));
         let mut tree = std::mem::take(&mut self.tree);
@@ -308,15 +296,20 @@ impl Engine {
         result
     }
 
-    fn uct_search(&mut self, tree: &mut Tree, board: &mut Board, rng: &mut ChaCha8Rng) -> SearchResult {
+    fn uct_search(
+        &mut self,
+        tree: &mut Tree<MoveOf<G>, UndoOf<G>>,
+        board: &mut G::Position,
+        rng: &mut ChaCha8Rng,
+    ) -> SearchResult<MoveOf<G>> {
         tree.nodes.clear();
         tree.max_depth = 0;
         tree.full = false;
         let mut moves = std::mem::take(&mut tree.moves);
-        let (situation, mut result) = self.root(board, &mut moves);
+        let (root, mut result) = self.root(board, &mut moves);
         result.pv.clear();
-        if matches!(situation, Situation::Defend | Situation::Quiet) {
-            tree.nodes.push(Node::new(Move::NONE));
+        if let Root::Open { .. } = root {
+            tree.nodes.push(Node::new(MoveOf::<G>::NONE));
             tree.add_children(0, &moves);
         }
         tree.moves = moves;
@@ -325,7 +318,7 @@ impl Engine {
             result.pv = vec![result.best];
             return result;
         }
-        while !self.stopped && tree.nodes[0].proof == Proof::Unknown {
+        while !self.clock.stopped && tree.nodes[0].proof == Proof::Unknown {
             self.iterate(tree, board, rng);
             self.tick_playout();
         }
@@ -357,24 +350,25 @@ impl Engine {
     /// Counts one iteration and checks the limits. Unlike [`Engine::tick`] it reads the clock
     /// every time: an iteration costs thousands of PVS nodes, so the check is free.
     fn tick_playout(&mut self) {
-        self.nodes += 1;
-        if self.nodes >= self.node_limit {
-            self.stopped = true;
-        } else if let Some(d) = self.deadline {
+        let c = &mut self.clock;
+        c.nodes += 1;
+        if c.nodes >= c.node_limit {
+            c.stopped = true;
+        } else if let Some(d) = c.deadline {
             if Instant::now() >= d {
-                self.stopped = true;
+                c.stopped = true;
             }
         }
     }
 
     /// One selection - expansion - playout - backup.
-    fn iterate(&mut self, tree: &mut Tree, board: &mut Board, rng: &mut ChaCha8Rng) {
+    fn iterate(&mut self, tree: &mut Tree<MoveOf<G>, UndoOf<G>>, board: &mut G::Position, rng: &mut ChaCha8Rng) {
         tree.path.clear();
         tree.placed.clear();
-        tree.path.push((0, board.to_move().other()));
+        tree.path.push((0, board.side_to_move().other()));
         let mut node = 0;
         let mut newly_proven = false;
-        let black = loop {
+        let first = loop {
             let n = tree.nodes[node];
             let mover = tree.path.last().expect("the path holds the root").1;
             if n.proof != Proof::Unknown {
@@ -383,12 +377,12 @@ impl Engine {
             if n.children == 0 {
                 if n.visits == 0 {
                     // First visit: the exact situations end the game here.
-                    let proof = match self.movegen.situation(board) {
-                        Situation::Win => Some((Proof::Loss, 1)),
-                        Situation::Lost => Some((Proof::Win, 2)),
-                        Situation::Full => Some((Proof::Draw, 0)),
-                        Situation::Defend | Situation::Quiet => None,
-                    };
+                    // For the player who moved into the node, so the side to move's win is a loss.
+                    let proof = G::exact(&mut self.gen, board).map(|e| match e {
+                        Exact::Win(end) => (Proof::Loss, end),
+                        Exact::Loss(end) => (Proof::Win, end),
+                        Exact::Draw => (Proof::Draw, 0),
+                    });
                     if let Some((proof, end)) = proof {
                         let n = &mut tree.nodes[node];
                         n.proof = proof;
@@ -396,26 +390,25 @@ impl Engine {
                         newly_proven = true;
                         break proof_reward(proof, mover);
                     }
-                    break self.playout(tree, board, rng);
+                    break G::playout(&mut self.gen, &self.eval, board, rng);
                 }
                 if tree.full {
-                    break self.playout(tree, board, rng);
+                    break G::playout(&mut self.gen, &self.eval, board, rng);
                 }
                 let mut moves = std::mem::take(&mut tree.moves);
-                let situation = self.movegen.generate_with_threats(board, THREAT_MOVES, &mut moves);
-                debug_assert!(matches!(situation, Situation::Defend | Situation::Quiet));
+                G::generate(&mut self.gen, board, EXPANSION_DEPTH, &mut moves);
                 let expanded = tree.add_children(node, &moves);
                 tree.moves = moves;
                 if !expanded {
-                    break self.playout(tree, board, rng);
+                    break G::playout(&mut self.gen, &self.eval, board, rng);
                 }
             }
-            let child = tree.select(node, self.config.uct_c);
-            let mover = board.to_move();
-            tree.placed.push(make_move(board, tree.nodes[child].mv));
+            let child = tree.select(node, self.settings.uct_c);
+            let mover = board.side_to_move();
+            tree.placed.push(board.play(tree.nodes[child].mv));
             tree.path.push((child as u32, mover));
             node = child;
-            if board.winner().is_some() && tree.nodes[node].proof == Proof::Unknown {
+            if matches!(board.status(), Status::Won { .. }) && tree.nodes[node].proof == Proof::Unknown {
                 // Only the generator's winning move completes a line, and such nodes are
                 // terminal before they are expanded; kept for safety.
                 tree.nodes[node].proof = Proof::Win;
@@ -427,121 +420,31 @@ impl Engine {
             let (idx, mover) = tree.path[i];
             let n = &mut tree.nodes[idx as usize];
             n.visits += 1;
-            n.reward += for_black(black, mover);
+            n.reward += for_first(first, mover);
             if newly_proven && i > 0 {
                 newly_proven = tree.prove_parent(tree.path[i - 1].0 as usize, idx as usize);
             }
         }
         for &placed in tree.placed.iter().rev() {
-            unmake_move(board, placed);
+            board.undo(placed);
         }
-    }
-
-    /// Plays both sides from the position for up to [`PLAYOUT_TURNS`] turns and returns
-    /// Black's reward. The policy is the generator's priorities made cheap (one full
-    /// generation costs about as much as a whole playout: 9 µs against 7 µs, measured
-    /// mid-game): a side with a threat road wins and the game ends there; a side facing
-    /// threats plays a random one of the minimal blocking sets, or loses when none exists;
-    /// every other stone is the best, by the generator's `score_cell`, of [`PLAYOUT_SAMPLES`]
-    /// random empty cells near random stones. At the cap the evaluation scores the position
-    /// through `win_probability`.
-    fn playout(&mut self, tree: &mut Tree, board: &mut Board, rng: &mut ChaCha8Rng) -> f64 {
-        let start = board.stone_count();
-        let cells = board.rules().cells();
-        let mut outcome = None;
-        for _ in 0..PLAYOUT_TURNS {
-            let me = board.to_move();
-            if board.threat_count(me) > 0 {
-                outcome = Some(for_black(1.0, me));
-                break;
-            }
-            if board.is_full() {
-                outcome = Some(0.5);
-                break;
-            }
-            let mut left = board.stones_left_in_turn().min(cells - board.stone_count());
-            if board.threat_count(me.other()) > 0 {
-                tree.threats.collect(board, me.other());
-                tree.threats.blocking_sets(left, &mut tree.blocks);
-                if tree.blocks.is_empty() {
-                    outcome = Some(for_black(0.0, me));
-                    break;
-                }
-                let block = tree.blocks[rng.random_range(0..tree.blocks.len())];
-                for &c in block.stones() {
-                    board.play(c);
-                    left -= 1;
-                }
-            }
-            while left > 0 && !board.is_full() {
-                let c = self.playout_stone(board, rng);
-                board.play(c);
-                left -= 1;
-            }
-            // A side without a threat road cannot make a line in one turn.
-            debug_assert!(board.winner().is_none());
-        }
-        let black = outcome.unwrap_or_else(|| {
-            let p = win_probability(self.evaluator.evaluate(board));
-            for_black(p, board.to_move())
-        });
-        while board.stone_count() > start {
-            board.undo();
-        }
-        black
-    }
-
-    /// A quiet playout stone: the best-scoring of a few random empty cells near random stones.
-    fn playout_stone(&self, board: &Board, rng: &mut ChaCha8Rng) -> Cell {
-        let me = board.to_move();
-        let stones = board.history();
-        let geo = board.geometry();
-        let mut best: Option<(i32, Cell)> = None;
-        let mut found = 0;
-        // Rejections happen where the neighbourhoods are crowded; bound the tries and fall
-        // back to a scan so that a playout always finds a cell.
-        for _ in 0..PLAYOUT_SAMPLES * 4 {
-            if found == PLAYOUT_SAMPLES || stones.is_empty() {
-                break;
-            }
-            let s = stones[rng.random_range(0..stones.len())];
-            let near = &geo.near_cells[s as usize];
-            let c = near[rng.random_range(0..near.len())];
-            if !board.is_empty_cell(c) {
-                continue;
-            }
-            found += 1;
-            let score = self.movegen.score_cell(board, me, c);
-            if best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, c));
-            }
-        }
-        if let Some((_, c)) = best {
-            return c;
-        }
-        let cells = board.rules().cells() as Cell;
-        let empty = |c: &Cell| board.is_empty_cell(*c);
-        (0..cells)
-            .filter(empty)
-            .find(|&c| board.is_near_stone(c))
-            .or_else(|| (0..cells).find(empty))
-            .expect("a playout stone is only asked for on a board with an empty cell")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::connect::eval::EvalKind;
-    use crate::game::connect::notation::{board_from_record_moves, parse_record_move};
-    use crate::game::connect::Rules;
-    use crate::search::{EngineConfig, SearchKind};
+    use crate::core::settings::{EngineSettings, SearchKind};
+    use crate::games::connect::eval::CONNECT6_ROADS;
+    use crate::games::connect::movegen::{Move, ThreatSet};
+    use crate::games::connect::notation::{board_from_record_moves, parse_record_move};
+    use crate::games::connect::{make_move, Board, Colour, Connect6, Rules};
 
     const MIDGAME: [&str; 4] = ["j10", "k11k9", "l10h10", "j12j8"];
 
-    fn engine() -> Engine {
-        let config = EngineConfig { search: SearchKind::Mcts, ..EngineConfig::default() };
-        Engine::new(config, &EvalKind::Roads.schema(Rules::CONNECT6).defaults())
+    fn engine() -> Engine<Connect6> {
+        let config = EngineSettings { search: SearchKind::Mcts, ..EngineSettings::default() };
+        Engine::new(config, &CONNECT6_ROADS.defaults())
     }
 
     fn board(moves: &[&str]) -> Board {
@@ -655,6 +558,13 @@ mod tests {
         assert!(r.nodes > 0);
         assert_eq!(r.best.stones().len(), 2);
         assert!(r.best.stones().iter().all(|&c| b.is_empty_cell(c)));
+    }
+
+    /// The arena's cap is in nodes; with Connect's moves a node is 32 bytes (see
+    /// [`MAX_TREE_NODES`]).
+    #[test]
+    fn connect_nodes_are_32_bytes() {
+        assert_eq!(std::mem::size_of::<Node<Move>>(), 32);
     }
 
     #[test]

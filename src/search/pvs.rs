@@ -9,9 +9,10 @@
 use std::time::Instant;
 
 use super::tt::Bound;
-use super::{make_move, unmake_move, Engine, Limits, SearchKind, SearchResult, MATE, MATE_BOUND};
-use crate::game::connect::movegen::{Move, Situation};
-use crate::game::connect::Board;
+use super::{Engine, Root, SearchResult, Searchable, MATE, MATE_BOUND};
+use crate::core::game::{GameMove, MoveOf, Position};
+use crate::core::limits::Limits;
+use crate::core::settings::SearchKind;
 
 /// Root moves checked against the opponent's threat-space search, best first.
 const SAFETY_MOVES: usize = 6;
@@ -50,25 +51,31 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-impl Engine {
-    pub(crate) fn iterative_deepening(&mut self, board: &mut Board, limits: &Limits, start: Instant) -> SearchResult {
+type Move<G> = MoveOf<G>;
+
+impl<G: Searchable> Engine<G> {
+    pub(crate) fn iterative_deepening(
+        &mut self,
+        board: &mut G::Position,
+        limits: &Limits,
+        start: Instant,
+    ) -> SearchResult<Move<G>> {
         self.tt.new_search();
         let max_depth = limits.depth.unwrap_or(if limits.is_unlimited() { 4 } else { 64 }).max(1);
         let mut root_moves = Vec::new();
-        let (situation, mut result) = self.root(board, &mut root_moves);
-        if matches!(situation, Situation::Win | Situation::Lost | Situation::Full) {
+        let (root, mut result) = self.root(board, &mut root_moves);
+        let Root::Open { quiet } = root else {
             return result;
-        }
+        };
         result.pv.clear();
-        if situation == Situation::Quiet && self.config.vcdt_depth > 0 {
-            if let Some((m, attacks)) = self.vcdt(board, self.config.vcdt_depth, self.config.vcdt_nodes) {
-                // A proof: the win needs `attacks` of our turns, the last one completing six.
+        if quiet && self.settings.vcdt_depth > 0 {
+            if let Some((m, score)) = G::prove_win(&mut self.gen, &mut self.clock, board, &self.settings) {
                 result.best = m;
-                result.score = MATE - (2 * attacks as i32 + 1);
+                result.score = score;
                 result.pv = vec![m];
                 return result;
             }
-            if self.stopped {
+            if self.clock.stopped {
                 return result;
             }
         }
@@ -84,7 +91,7 @@ impl Engine {
                 result.best = best;
                 result.score = score;
             }
-            if self.stopped {
+            if self.clock.stopped {
                 break;
             }
             result.depth = depth;
@@ -92,7 +99,7 @@ impl Engine {
                 break;
             }
         }
-        if self.config.vcdt_depth > 0 && result.score.abs() <= MATE_BOUND && !self.stopped {
+        if self.settings.vcdt_depth > 0 && result.score.abs() <= MATE_BOUND && !self.clock.stopped {
             result.best = self.safe_root_move(board, result.best, &root_moves);
         }
         result.pv = self.principal_variation(board, result.best);
@@ -103,13 +110,13 @@ impl Engine {
     /// continuous double threats: the main search sees only the threats inside its horizon,
     /// the threat-space search sees the long ones. If every candidate loses, the search's
     /// choice stands.
-    fn safe_root_move(&mut self, board: &mut Board, best: Move, moves: &[Move]) -> Move {
+    fn safe_root_move(&mut self, board: &mut G::Position, best: Move<G>, moves: &[Move<G>]) -> Move<G> {
         let candidates = std::iter::once(best).chain(moves.iter().copied().filter(|&m| m != best));
         for m in candidates.take(SAFETY_MOVES) {
-            let placed = make_move(board, m);
-            let refuted = self.vcdt(board, self.config.vcdt_depth, self.config.vcdt_nodes).is_some();
-            unmake_move(board, placed);
-            if self.stopped {
+            let placed = board.play(m);
+            let refuted = G::has_proven_win(&mut self.gen, &mut self.clock, board, &self.settings);
+            board.undo(placed);
+            if self.clock.stopped {
                 break;
             }
             if !refuted {
@@ -121,28 +128,28 @@ impl Engine {
 
     /// Searches every root move at `depth`; returns the best score and move. On a stop, the
     /// move is the best among those fully searched (NONE if none was).
-    fn search_root(&mut self, board: &mut Board, moves: &mut [Move], depth: i32) -> (i32, Move) {
-        let pvs = self.config.search == SearchKind::Pvs;
+    fn search_root(&mut self, board: &mut G::Position, moves: &mut [Move<G>], depth: i32) -> (i32, Move<G>) {
+        let pvs = self.settings.search == SearchKind::Pvs;
         let mut alpha = -MATE;
         let beta = MATE;
-        let mut best = Move::NONE;
+        let mut best = Move::<G>::NONE;
         let mut best_index = 0;
         for (i, &m) in moves.iter().enumerate() {
-            let placed = make_move(board, m);
+            let placed = board.play(m);
             let score = if !pvs {
                 -self.alphabeta(board, depth - 1, -beta, -alpha, 1)
             } else if i == 0 {
                 -self.pvs::<PvNode>(board, depth - 1, -beta, -alpha, 1)
             } else {
                 let s = -self.pvs::<NonPv>(board, depth - 1, -alpha - 1, -alpha, 1);
-                if s > alpha && !self.stopped {
+                if s > alpha && !self.clock.stopped {
                     -self.pvs::<PvNode>(board, depth - 1, -beta, -alpha, 1)
                 } else {
                     s
                 }
             };
-            unmake_move(board, placed);
-            if self.stopped {
+            board.undo(placed);
+            if self.clock.stopped {
                 break;
             }
             if score > alpha || best.is_none() {
@@ -163,7 +170,7 @@ impl Engine {
 
     pub(crate) fn pvs<N: NodeKind>(
         &mut self,
-        board: &mut Board,
+        board: &mut G::Position,
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -176,7 +183,7 @@ impl Engine {
             return score;
         }
         let hash = board.hash();
-        let mut tt_move = Move::NONE;
+        let mut tt_move = Move::<G>::NONE;
         if let Some(p) = self.tt.probe(hash) {
             tt_move = p.best;
             let score = from_tt(p.score, ply);
@@ -193,15 +200,13 @@ impl Engine {
         }
         let alpha_orig = alpha;
         let mut best_score = -MATE;
-        let mut best = Move::NONE;
+        let mut best = Move::<G>::NONE;
         let child_depth = depth - 1;
         let mut moves = std::mem::take(&mut self.stack[ply]);
         moves.clear();
         // The table's move is searched before any generation: when it cuts off, as it does at
         // most nodes of a well-ordered search, the generator is never called.
-        let tt_usable = !tt_move.is_none()
-            && tt_move.stones().len() == board.turn_size().min(board.rules().cells() - board.stone_count())
-            && tt_move.stones().iter().all(|&c| board.is_empty_cell(c));
+        let tt_usable = !tt_move.is_none() && G::playable(board, tt_move);
         if tt_usable {
             moves.push(tt_move);
         }
@@ -223,20 +228,20 @@ impl Engine {
                 }
             }
             let m = moves[i];
-            let placed = make_move(board, m);
+            let placed = board.play(m);
             let score = if i == 0 {
                 -self.pvs::<N>(board, child_depth, -beta, -alpha, ply + 1)
             } else {
                 let s = -self.pvs::<NonPv>(board, child_depth, -alpha - 1, -alpha, ply + 1);
-                if N::PV && s > alpha && s < beta && !self.stopped {
+                if N::PV && s > alpha && s < beta && !self.clock.stopped {
                     -self.pvs::<PvNode>(board, child_depth, -beta, -alpha, ply + 1)
                 } else {
                     s
                 }
             };
-            unmake_move(board, placed);
+            board.undo(placed);
             i += 1;
-            if self.stopped {
+            if self.clock.stopped {
                 self.stack[ply] = moves;
                 return 0;
             }
@@ -247,7 +252,7 @@ impl Engine {
                     alpha = score;
                     if score >= beta {
                         let bonus = (depth.max(1) * depth.max(1)) as u32;
-                        for &c in m.stones() {
+                        for &c in m.history_keys() {
                             self.history[c as usize] = self.history[c as usize].saturating_add(bonus);
                         }
                         break;
@@ -268,27 +273,23 @@ impl Engine {
     }
 
     /// Sorts by history (stable: ties keep the generator's order).
-    fn order(&self, moves: &mut [Move]) {
-        let key = |m: &Move| -> u32 { m.stones().iter().map(|&c| self.history[c as usize]).sum() };
+    fn order(&self, moves: &mut [Move<G>]) {
+        let key = |m: &Move<G>| -> u32 { m.history_keys().iter().map(|&c| self.history[c as usize]).sum() };
         moves.sort_by_key(|m| std::cmp::Reverse(key(m)));
     }
 
     /// Follows table moves from the root to show the expected line.
-    fn principal_variation(&mut self, board: &mut Board, first: Move) -> Vec<Move> {
+    fn principal_variation(&mut self, board: &mut G::Position, first: Move<G>) -> Vec<Move<G>> {
         let mut pv = Vec::new();
         let mut placed = Vec::new();
         let mut m = first;
-        while !m.is_none()
-            && pv.len() < 16
-            && board.winner().is_none()
-            && m.stones().iter().all(|&c| board.is_empty_cell(c))
-        {
+        while !m.is_none() && pv.len() < 16 && !board.status().is_over() && G::replayable(board, m) {
             pv.push(m);
-            placed.push(make_move(board, m));
-            m = self.tt.probe(board.hash()).map(|p| p.best).unwrap_or(Move::NONE);
+            placed.push(board.play(m));
+            m = self.tt.probe(board.hash()).map(|p| p.best).unwrap_or(Move::<G>::NONE);
         }
         for n in placed.into_iter().rev() {
-            unmake_move(board, n);
+            board.undo(n);
         }
         pv
     }

@@ -2,8 +2,9 @@
 //! Its size is set once (MiB) and never grows, so an engine's memory is flat over a game and
 //! across games.
 
-use crate::game::connect::movegen::Move;
-use crate::game::connect::Cell;
+use std::marker::PhantomData;
+
+use crate::core::game::GameMove;
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,41 +23,43 @@ struct Entry {
     /// The hash's upper 32 bits; the lower bits chose the slot.
     key: u32,
     score: i32,
-    stones: [Cell; 2],
+    /// The best move, packed ([`GameMove::pack`]).
+    mv: u32,
     depth: i8,
-    /// bits 0-1: bound (0 = empty), bits 2-3: move length.
+    /// bits 0-1: bound (0 = empty).
     flags: u8,
     age: u8,
-    _pad: u8,
+    mv_extra: u8,
 }
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 16);
 
 /// A hit in the table.
 #[derive(Clone, Copy, Debug)]
-pub struct Probe {
+pub struct Probe<M> {
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
-    pub best: Move,
+    pub best: M,
 }
 
-pub struct TranspositionTable {
+pub struct TranspositionTable<M> {
     entries: Vec<Entry>,
     mask: usize,
     age: u8,
+    moves: PhantomData<M>,
 }
 
-impl TranspositionTable {
+impl<M: GameMove> TranspositionTable<M> {
     /// A table of at most `mib` MiB (rounded down to a power-of-two entry count; at least
     /// 1024 entries).
-    pub fn new(mib: usize) -> TranspositionTable {
+    pub fn new(mib: usize) -> TranspositionTable<M> {
         let bytes = mib.max(1) << 20;
         let mut n = 1024usize;
         while n * 2 * std::mem::size_of::<Entry>() <= bytes {
             n *= 2;
         }
-        TranspositionTable { entries: vec![Entry::default(); n], mask: n - 1, age: 0 }
+        TranspositionTable { entries: vec![Entry::default(); n], mask: n - 1, age: 0, moves: PhantomData }
     }
 
     pub fn size_bytes(&self) -> usize {
@@ -75,7 +78,7 @@ impl TranspositionTable {
     }
 
     #[inline]
-    pub fn probe(&self, hash: u64) -> Option<Probe> {
+    pub fn probe(&self, hash: u64) -> Option<Probe<M>> {
         let e = &self.entries[hash as usize & self.mask];
         if e.flags & 3 == 0 || e.key != (hash >> 32) as u32 {
             return None;
@@ -85,37 +88,35 @@ impl TranspositionTable {
             2 => Bound::Lower,
             _ => Bound::Upper,
         };
-        let len = (e.flags >> 2) & 3;
-        Some(Probe { score: e.score, depth: e.depth as i32, bound, best: Move::from_stones(&e.stones[..len as usize]) })
+        Some(Probe { score: e.score, depth: e.depth as i32, bound, best: M::unpack(e.mv, e.mv_extra) })
     }
 
     #[inline]
-    pub fn store(&mut self, hash: u64, depth: i32, score: i32, bound: Bound, best: Move) {
+    pub fn store(&mut self, hash: u64, depth: i32, score: i32, bound: Bound, best: M) {
         let slot = &mut self.entries[hash as usize & self.mask];
         let key = (hash >> 32) as u32;
         let depth = depth.clamp(-100, 100) as i8;
         if slot.flags & 3 != 0 && slot.key == key && slot.age == self.age && slot.depth > depth {
             return;
         }
-        let mut stones = [0; 2];
-        stones[..best.stones().len()].copy_from_slice(best.stones());
+        let (mv, mv_extra) = best.pack();
         let b = match bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        *slot =
-            Entry { key, score, stones, depth, flags: b | ((best.stones().len() as u8) << 2), age: self.age, _pad: 0 };
+        *slot = Entry { key, score, mv, depth, flags: b, age: self.age, mv_extra };
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::connect::movegen::Move;
 
     #[test]
     fn size_is_bounded_and_store_probe_round_trips() {
-        let mut tt = TranspositionTable::new(1);
+        let mut tt = TranspositionTable::<Move>::new(1);
         assert!(tt.size_bytes() <= 1 << 20);
         let m = Move::pair(5, 3);
         tt.store(0xdead_beef_1234_5678, 4, -77, Bound::Lower, m);

@@ -20,13 +20,13 @@ use serde::{Deserialize, Serialize};
 use crate::arena::game::{play_games, GameJob, GameSettings, Referee};
 use crate::arena::matches::score_for;
 use crate::arena::openings::OpeningSuite;
+use crate::arena::player::Player;
 use crate::arena::validation::ValidationConfig;
-use crate::ga::config::{EngineSection, InitConfig, InitMode, OpeningsSection};
-use crate::game::connect::eval::EvalKind;
-use crate::player::Player;
+use crate::core::rng::{derive_seed, stream};
+use crate::core::settings::EngineSettings;
+use crate::core::weights::{Schema, Weights};
+use crate::ga::config::{InitConfig, InitMode, OpeningsSection};
 use crate::report::progress::Progress;
-use crate::rng::{derive_seed, stream};
-use crate::weights::{Schema, Weights};
 
 /// The built-in SPSA config (`configs/spsa-quick.toml`).
 pub const QUICK_TOML: &str = include_str!("../../configs/spsa-quick.toml");
@@ -43,8 +43,13 @@ pub struct SpsaConfig {
     /// The run's name: its folders are populations/<name> and results/<name>.
     pub name: String,
     pub seed: u64,
-    /// The evaluation whose weights are tuned.
-    pub eval: EvalKind,
+    /// The game played: `game = "gomoku"` (default connect6). Configs written before games
+    /// had names held the referee's settings under this key (`[game] max_turns`); they still
+    /// read, as Connect6 runs.
+    #[serde(default)]
+    pub game: GameKey,
+    /// The evaluation whose weights are tuned, one of the game's.
+    pub eval: String,
     /// The game budget: iterations = games / (2 pairs).
     pub games: u64,
     /// Game pairs per iteration (one opening, colours swapped, each).
@@ -58,11 +63,12 @@ pub struct SpsaConfig {
     /// Where θ starts: `defaults`, `files` (the first file) or `random`.
     #[serde(default)]
     pub init: InitConfig,
-    #[serde(default)]
-    pub engine: EngineSection,
-    /// How games are refereed (`[game] max_turns`).
-    #[serde(default, rename = "game")]
-    pub game: GameSettings,
+    /// The engine both sides play with (only the weights differ).
+    #[serde(default = "EngineSettings::config_default")]
+    pub engine: EngineSettings,
+    /// How games are refereed (`[referee] max_turns`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referee: Option<GameSettings>,
     #[serde(default)]
     pub openings: OpeningsSection,
     #[serde(default)]
@@ -73,6 +79,21 @@ pub struct SpsaConfig {
 
 fn one() -> usize {
     1
+}
+
+/// The `game` key of an SPSA config: the game's name, or the referee settings of configs
+/// written before games had names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum GameKey {
+    Name(String),
+    Legacy(GameSettings),
+}
+
+impl Default for GameKey {
+    fn default() -> Self {
+        GameKey::Name(crate::registry::DEFAULT_GAME.into())
+    }
 }
 
 fn sixteen() -> usize {
@@ -135,6 +156,32 @@ impl SpsaConfig {
         toml::to_string(self).expect("a config serialises")
     }
 
+    /// The name of the game played.
+    pub fn game_name(&self) -> &str {
+        match &self.game {
+            GameKey::Name(n) => n,
+            GameKey::Legacy(_) => crate::registry::DEFAULT_GAME,
+        }
+    }
+
+    /// The game played.
+    pub fn game(&self) -> Result<crate::registry::GameRef> {
+        crate::registry::find(self.game_name()).map_err(|e| anyhow::anyhow!("game = {:?}: {e}", self.game_name()))
+    }
+
+    /// How games are refereed.
+    pub fn settings(&self) -> GameSettings {
+        match (&self.referee, &self.game) {
+            (Some(s), _) | (None, GameKey::Legacy(s)) => *s,
+            (None, GameKey::Name(_)) => GameSettings::default(),
+        }
+    }
+
+    /// The weight schema tuned.
+    pub fn schema(&self) -> Result<&'static crate::core::weights::Schema> {
+        Ok(self.game()?.evaluation(&self.eval).map_err(|e| anyhow::anyhow!("eval = {:?}: {e}", self.eval))?.schema)
+    }
+
     /// Iterations the budget buys.
     pub fn iterations(&self) -> u64 {
         self.games / (2 * self.pairs as u64)
@@ -147,8 +194,13 @@ impl SpsaConfig {
         if !name_ok {
             bail!("name = {:?}: use letters, digits, '-', '_' and '.' (it names folders)", self.name);
         }
-        if self.eval == EvalKind::RoadsGlobal {
-            bail!("eval = \"roads-global\": tune \"roads\" (the same weights, scanned faster) or \"patterns\"");
+        if matches!(self.game, GameKey::Legacy(_)) && self.referee.is_some() {
+            bail!("[game] and [referee]: the referee's settings are [referee]; `game` names the game");
+        }
+        let game = self.game()?;
+        let evaluation = game.evaluation(&self.eval).map_err(|e| anyhow::anyhow!("eval = {:?}: {e}", self.eval))?;
+        if !evaluation.tunable {
+            bail!("eval = {:?}: reads another evaluation's weights; tune the evaluation it reads", self.eval);
         }
         if !(1..=1_000).contains(&self.pairs) {
             bail!("pairs = {}: between 1 and 1000", self.pairs);
@@ -176,10 +228,8 @@ impl SpsaConfig {
         if self.init.mode == InitMode::Files && self.init.files.is_empty() {
             bail!("[init] mode = \"files\" needs files = [\"a.toml\"]");
         }
-        let e = &self.engine;
-        if e.depth.is_none() && e.nodes.is_none() && e.time_ms.is_none() {
-            bail!("[engine]: give at least one of depth, nodes, time_ms");
-        }
+        self.engine.check().map_err(|e| anyhow::anyhow!("{e}"))?;
+        self.openings.generator().check(game.arena()).map_err(|e| anyhow::anyhow!("[openings] {e}"))?;
         self.validation.check()
     }
 }
@@ -223,7 +273,7 @@ pub struct Spsa<'a> {
 
 impl<'a> Spsa<'a> {
     pub fn new(config: &'a SpsaConfig, suite: &'a OpeningSuite, referee: &'a dyn Referee) -> Spsa<'a> {
-        Spsa { config, schema: config.eval.schema(suite.rules), suite, referee }
+        Spsa { config, schema: config.schema().expect("a validated config names a known evaluation"), suite, referee }
     }
 
     /// θ before the first iteration.
@@ -236,7 +286,7 @@ impl<'a> Spsa<'a> {
             }
             InitMode::Files => {
                 let f = &self.config.init.files[0];
-                let (w, _) = Weights::load(f, Some(self.schema)).context("[init] files")?;
+                let (w, _) = Weights::load(f, &[self.schema]).context("[init] files")?;
                 w.values().to_vec()
             }
         };
@@ -250,7 +300,12 @@ impl<'a> Spsa<'a> {
 
     pub fn player(&self, name: String, theta: &[f64]) -> Player {
         let c = &self.config.engine;
-        Player::new(name, self.weights(theta), c.engine_config(self.config.eval), c.limits())
+        Player::new(
+            name,
+            self.weights(theta),
+            EngineSettings { eval: Some(self.config.eval.clone()), ..c.clone() },
+            c.limits(),
+        )
     }
 
     fn gains(&self, k: u64) -> (f64, f64) {
@@ -289,8 +344,8 @@ impl<'a> Spsa<'a> {
                 let opening = (first_opening + p) % self.suite.len();
                 for (j, (black, white)) in [(plus, minus), (minus, plus)].into_iter().enumerate() {
                     jobs.push(GameJob {
-                        black,
-                        white,
+                        first: black,
+                        second: white,
                         opening: self.suite.get(opening),
                         opening_index: opening,
                         seed: derive_seed(&[seed, *k, GAMES, (2 * p + j) as u64]),
@@ -336,15 +391,15 @@ impl<'a> Spsa<'a> {
 mod tests {
     use super::*;
     use crate::ga::evolve::tests::TargetReferee;
-    use crate::game::connect::Rules;
     use crate::report::progress::ProgressMode;
 
     fn setup() -> (SpsaConfig, OpeningSuite, TargetReferee) {
         let mut config = SpsaConfig::quick();
         config.games = 4000;
         config.validation.pairs = 0;
-        let suite = OpeningSuite { rules: Rules::CONNECT6, openings: vec![vec!["j10".into()], vec!["k10".into()]] };
-        let schema = config.eval.schema(Rules::CONNECT6);
+        let suite =
+            OpeningSuite { game: crate::registry::CONNECT6, openings: vec![vec!["j10".into()], vec!["k10".into()]] };
+        let schema = config.schema().unwrap();
         let target = schema.specs.iter().map(|s| s.min + (s.max - s.min) / 3).collect();
         (config, suite, TargetReferee { target })
     }

@@ -5,12 +5,12 @@
 // Each test binary compiles this module on its own and uses only part of it.
 #![allow(dead_code)]
 
-use evotune::game::connect::movegen::ThreatSet;
-use evotune::game::connect::{Board, Cell, Colour, Rules};
+use evotune::games::connect::movegen::ThreatSet;
+use evotune::games::connect::{Board, Cell, Colour, Rules};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// One tactical position (`../shared/positions/README.md`).
+/// One tactical position (`tests/fixtures/README.md`).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Position {
     pub kind: String,
@@ -113,8 +113,8 @@ impl Oracle {
     }
 
     /// `live[c][n]`: roads with exactly n stones of c and none of the other colour.
-    pub fn live(&self, board: &Board) -> [[i32; evotune::game::connect::board::MAX_K + 1]; 2] {
-        let mut live = [[0; evotune::game::connect::board::MAX_K + 1]; 2];
+    pub fn live(&self, board: &Board) -> [[i32; evotune::games::connect::board::MAX_K + 1]; 2] {
+        let mut live = [[0; evotune::games::connect::board::MAX_K + 1]; 2];
         for r in &self.roads {
             let n = self.count(board, r);
             for me in 0..2 {

@@ -1,0 +1,9 @@
+//! The game-neutral core: what every game, search and tuner shares. The traits of a game and
+//! its positions, weight schemas and tables, the engine settings and search limits, and the
+//! seeded random streams.
+
+pub mod game;
+pub mod limits;
+pub mod rng;
+pub mod settings;
+pub mod weights;

@@ -1,0 +1,289 @@
+//! The engine settings: one type for the command line (`clap`, flattened into every command
+//! that plays), the GA and SPSA configs (`[engine]`, `serde`) and the engine itself.
+//!
+//! Three sets of defaults, on purpose:
+//! - the command line's (`--tt-mib 16`, no limit: a command picks one by search kind);
+//! - a config's `[engine]` keys left out (`depth = 2`, `tt_mib = 4`: many small games, two
+//!   engines per game and a game per thread);
+//! - [`EngineSettings::default`] for library users and tests: the command line's.
+//!
+//! Everything else (generator widths, threat-space search, UCT constant) has one default.
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::limits::{Limits, MAX_DEPTH, MAX_NODES, MAX_TIME_MS, MAX_TT_MIB, MAX_WIDTH};
+
+/// Which search a player uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchKind {
+    /// Principal variation search with iterative deepening, transposition table and history.
+    #[default]
+    Pvs,
+    /// Plain alpha-beta: the same evaluation and generator, no PVS, table or history.
+    Alphabeta,
+    /// UCT Monte-Carlo tree search with the same move generator.
+    Mcts,
+}
+
+impl SearchKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchKind::Pvs => "pvs",
+            SearchKind::Alphabeta => "alphabeta",
+            SearchKind::Mcts => "mcts",
+        }
+    }
+}
+
+/// The most moves the threat-space search may chain (`--vcdt-depth`, `[engine] vcdt_depth`).
+pub const MAX_VCDT_DEPTH: u32 = 20;
+
+fn depth_range() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH))
+}
+
+fn nodes_range() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=MAX_NODES)
+}
+
+fn time_range() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=MAX_TIME_MS)
+}
+
+fn vcdt_range() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(0..=i64::from(MAX_VCDT_DEPTH))
+}
+
+/// A whole number in `lo..=hi`, for the `usize` options.
+fn ranged(text: &str, lo: usize, hi: usize) -> Result<usize, String> {
+    let v: usize = text.trim().parse().map_err(|_| format!("`{text}` is not a whole number"))?;
+    if !(lo..=hi).contains(&v) {
+        return Err(format!("{v} is not in {lo}..={hi}"));
+    }
+    Ok(v)
+}
+
+fn tt_mib_value(text: &str) -> Result<usize, String> {
+    ranged(text, 1, MAX_TT_MIB)
+}
+
+fn width_value(text: &str) -> Result<usize, String> {
+    ranged(text, 1, MAX_WIDTH)
+}
+
+fn uct_value(text: &str) -> Result<f64, String> {
+    let v: f64 = text.trim().parse().map_err(|_| format!("`{text}` is not a number"))?;
+    if !(v > 0.0 && v <= 100.0) {
+        return Err(format!("{v} is not in (0, 100]"));
+    }
+    Ok(v)
+}
+
+fn config_depth() -> Option<u32> {
+    Some(2)
+}
+
+fn config_tt_mib() -> usize {
+    4
+}
+
+fn default_singles() -> usize {
+    12
+}
+
+fn default_seconds() -> usize {
+    6
+}
+
+fn default_width() -> usize {
+    16
+}
+
+fn default_uct_c() -> f64 {
+    0.7
+}
+
+fn default_vcdt_depth() -> u32 {
+    4
+}
+
+fn default_vcdt_nodes() -> u64 {
+    4_000
+}
+
+/// Everything about a player except its weights: search, evaluation, limits, memory, move
+/// generator widths and the threat-space search.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, clap::Args)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSettings {
+    /// Search algorithm.
+    #[arg(long, value_enum, default_value_t = SearchKind::Pvs)]
+    #[serde(default)]
+    pub search: SearchKind,
+    /// Evaluation, one of the game's (connect6: roads, roads-global, patterns; gomoku: tuple6,
+    /// roads, patterns). Default: the one the weight file names in its [meta].
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<String>,
+    /// Stop iterative deepening after this many turns (deterministic).
+    #[arg(long, value_parser = depth_range())]
+    #[serde(default = "config_depth")]
+    pub depth: Option<u32>,
+    /// Stop after this many nodes (playouts for mcts); deterministic.
+    #[arg(long, value_parser = nodes_range())]
+    #[serde(default)]
+    pub nodes: Option<u64>,
+    /// Milliseconds per move (not deterministic: depends on the machine's load).
+    #[arg(long, value_parser = time_range())]
+    #[serde(default)]
+    pub time_ms: Option<u64>,
+    /// Transposition table size in MiB (one table per engine, i.e. per thread).
+    #[arg(long, default_value_t = 16, value_parser = tt_mib_value)]
+    #[serde(default = "config_tt_mib")]
+    pub tt_mib: usize,
+    /// Move generator: first stones considered in quiet positions (and single-stone moves kept).
+    #[arg(long, default_value_t = 12, value_parser = width_value)]
+    #[serde(default = "default_singles")]
+    pub singles: usize,
+    /// Move generator: second stones tried per first stone (games of two-stone turns).
+    #[arg(long, default_value_t = 6, value_parser = width_value)]
+    #[serde(default = "default_seconds")]
+    pub seconds: usize,
+    /// Moves searched per node in quiet positions.
+    #[arg(long, default_value_t = 16, value_parser = width_value)]
+    #[serde(default = "default_width")]
+    pub width: usize,
+    /// UCT exploration constant (mcts).
+    #[arg(long, default_value_t = 0.7, value_parser = uct_value)]
+    #[serde(default = "default_uct_c")]
+    pub uct_c: f64,
+    /// Threat-space search at the root (Connect6: continuous double threats; Gomoku:
+    /// continuous fours): the most attacking moves looked for, 0 to turn it off.
+    #[arg(long, default_value_t = 4, value_parser = vcdt_range())]
+    #[serde(default = "default_vcdt_depth")]
+    pub vcdt_depth: u32,
+    /// Positions the threat-space search may visit per move.
+    #[arg(long, default_value_t = 4_000, value_parser = nodes_range())]
+    #[serde(default = "default_vcdt_nodes")]
+    pub vcdt_nodes: u64,
+}
+
+impl Default for EngineSettings {
+    fn default() -> Self {
+        EngineSettings {
+            search: SearchKind::Pvs,
+            eval: None,
+            depth: None,
+            nodes: None,
+            time_ms: None,
+            tt_mib: 16,
+            singles: default_singles(),
+            seconds: default_seconds(),
+            width: default_width(),
+            uct_c: default_uct_c(),
+            vcdt_depth: default_vcdt_depth(),
+            vcdt_nodes: default_vcdt_nodes(),
+        }
+    }
+}
+
+/// One side's overrides of the shared settings in a two-player command (`--a-depth`, ...).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SideOverrides {
+    pub search: Option<SearchKind>,
+    pub eval: Option<String>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub time_ms: Option<u64>,
+    pub vcdt_depth: Option<u32>,
+}
+
+impl EngineSettings {
+    /// The settings of a config's `[engine]` when the table is left out.
+    pub fn config_default() -> EngineSettings {
+        EngineSettings { depth: config_depth(), tt_mib: config_tt_mib(), ..EngineSettings::default() }
+    }
+
+    /// The limits given (possibly none).
+    pub fn limits(&self) -> Limits {
+        Limits { depth: self.depth, nodes: self.nodes, time_ms: self.time_ms }
+    }
+
+    /// The limits given, or `default` when none was.
+    pub fn limits_or(&self, default: Limits) -> Limits {
+        let l = self.limits();
+        if l.is_unlimited() {
+            default
+        } else {
+            l
+        }
+    }
+
+    /// The same settings with these limits.
+    pub fn with_limits(mut self, limits: Limits) -> EngineSettings {
+        (self.depth, self.nodes, self.time_ms) = (limits.depth, limits.nodes, limits.time_ms);
+        self
+    }
+
+    /// These settings with one side's overrides applied; limits given for the side replace
+    /// the shared ones as a whole.
+    pub fn with(&self, side: &SideOverrides) -> EngineSettings {
+        let mut e = self.clone();
+        if let Some(s) = side.search {
+            e.search = s;
+        }
+        if side.eval.is_some() {
+            e.eval.clone_from(&side.eval);
+        }
+        if side.depth.is_some() || side.nodes.is_some() || side.time_ms.is_some() {
+            (e.depth, e.nodes, e.time_ms) = (side.depth, side.nodes, side.time_ms);
+        }
+        if let Some(v) = side.vcdt_depth {
+            e.vcdt_depth = v;
+        }
+        e
+    }
+
+    /// Checks the ranges the types do not (for configs; the command line checks its own).
+    /// The error names the key as `[engine] key = value` and says what is allowed.
+    pub fn check(&self) -> Result<(), String> {
+        fn in_range<T: PartialOrd + std::fmt::Display>(key: &str, v: T, lo: T, hi: T) -> Result<(), String> {
+            if v < lo || v > hi {
+                return Err(format!("[engine] {key} = {v}: between {lo} and {hi}"));
+            }
+            Ok(())
+        }
+        if self.depth.is_none() && self.nodes.is_none() && self.time_ms.is_none() {
+            return Err("[engine]: give at least one of depth, nodes, time_ms".into());
+        }
+        if let Some(d) = self.depth {
+            in_range("depth", d, 1, MAX_DEPTH)?;
+        }
+        if let Some(n) = self.nodes {
+            in_range("nodes", n, 1, MAX_NODES)?;
+        }
+        if let Some(t) = self.time_ms {
+            in_range("time_ms", t, 1, MAX_TIME_MS)?;
+        }
+        in_range("tt_mib", self.tt_mib, 1, MAX_TT_MIB)?;
+        in_range("singles", self.singles, 1, MAX_WIDTH)?;
+        in_range("seconds", self.seconds, 1, MAX_WIDTH)?;
+        in_range("width", self.width, 1, MAX_WIDTH)?;
+        if !(self.uct_c > 0.0 && self.uct_c <= 100.0) {
+            return Err(format!("[engine] uct_c = {}: more than 0 and at most 100", self.uct_c));
+        }
+        in_range("vcdt_depth", self.vcdt_depth, 0, MAX_VCDT_DEPTH)?;
+        in_range("vcdt_nodes", self.vcdt_nodes, 1, MAX_NODES)?;
+        if self.eval.is_some() {
+            return Err("[engine] eval: the evaluation is the top-level `eval` key".into());
+        }
+        Ok(())
+    }
+
+    /// A short description such as `pvs roads depth 3` (with the evaluation resolved by the
+    /// caller).
+    pub fn describe(&self, eval: &str, limits: &Limits) -> String {
+        format!("{} {} {}", self.search.name(), eval, limits.describe())
+    }
+}

@@ -1,0 +1,870 @@
+//! The GA executor: a run's folders prepared (new or resumed, locked), its generations played
+//! until the config's count, a stagnation stop or a Ctrl-C, a checkpoint after every one, and
+//! at the end the play-off, the validation matches and `report.md`. What the run shows and
+//! writes besides its checkpoints is done by [`Observer`]s: [`Terminal`] (progress lines),
+//! [`ResultFiles`] (`champions/`, `champion.toml`, `history.csv`) and [`Plots`].
+//!
+//! Order of the files of a generation: the game records (appended and flushed), then the
+//! checkpoint, which records where the records end and is the commit point, then what the
+//! observers derive from it (champions, history). A run killed anywhere resumes from its
+//! newest checkpoint: the records are cut back to it and the derived files rewritten from
+//! it, so the result is the uninterrupted run's. (The records are part of the commit, not an
+//! observer: the checkpoint must know their length.)
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+
+use crate::arena::game::Referee;
+use crate::arena::openings::{Keys, OpeningSuite};
+use crate::arena::player::Player;
+use crate::arena::records::RecordWriter;
+use crate::arena::validation::training_suite;
+use crate::core::rng::derive_seed;
+use crate::core::settings::EngineSettings;
+use crate::core::weights::{Meta, Schema, Weights};
+use crate::ga::checkpoint;
+use crate::ga::config::EvolveConfig;
+use crate::ga::evolve::{Evolver, GenerationResult, RunState};
+use crate::ga::fitness::FitnessMode;
+use crate::ga::run_folder::{write_results, LockError, RunFolder, RunPaths};
+use crate::report::history::HistoryRow;
+use crate::report::plots;
+use crate::report::progress::{format_duration, Progress, ProgressMode};
+use crate::report::run_report::RunReport;
+
+/// Purpose tag of the run's opening suite seed.
+const SUITE: u64 = 0x5017E;
+
+/// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// A run ready to go: its config, starting state, openings and locked folders.
+pub struct Prepared {
+    pub config: EvolveConfig,
+    pub state: RunState,
+    pub suite: OpeningSuite,
+    pub folder: RunFolder,
+}
+
+/// A new run: the config (overrides applied and validated) and where its folders go.
+pub struct NewRun {
+    pub config: EvolveConfig,
+    /// Folder that holds `populations/` and `results/`.
+    pub out: PathBuf,
+    /// Take the next free name (`name-2`, ...) when the config's is in use.
+    pub auto_name: bool,
+    /// Replace a run already in the folders.
+    pub force: bool,
+}
+
+/// Prepares a new run. Everything that can be wrong with the config, its openings or its
+/// weight files is found before a folder is created or cleared.
+pub fn prepare_new(run: NewRun, referee: &dyn Referee) -> Result<Prepared> {
+    let NewRun { mut config, out, auto_name, force } = run;
+    let suite = opening_suite(&config)?;
+    let state = Evolver::new(&config, &suite, referee)?.initial_state()?;
+    let base = config.name.clone();
+    // Why the config's own name was passed over, for the message.
+    let mut passed_over = None;
+    let mut n = 1;
+    let folder = loop {
+        let name = if n == 1 { base.clone() } else { format!("{base}-{n}") };
+        let paths = RunPaths::new(&out, &name);
+        let why_not = |reason: String| if n == 1 { Some(reason) } else { None };
+        // Looked at before locking so that a finished run's folder is not touched; checked
+        // again under the lock, which settles a race with another new run.
+        if auto_name && paths.holds_run() {
+            passed_over = passed_over.or(why_not(occupied_message(&paths)));
+            n += 1;
+            continue;
+        }
+        let folder = match RunFolder::lock(paths.clone()) {
+            Ok(f) => f,
+            Err(e @ LockError::InUse { .. }) if auto_name => {
+                passed_over = passed_over.or(why_not(e.to_string()));
+                n += 1;
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if paths.holds_run() {
+            if force {
+                folder.clear()?;
+            } else if auto_name {
+                passed_over = passed_over.or(why_not(occupied_message(&paths)));
+                n += 1;
+                continue;
+            } else {
+                bail!("{}", occupied_message(&paths));
+            }
+        }
+        if let Some(why) = &passed_over {
+            eprintln!("{why}; this run is `{name}`");
+        }
+        config.name = name;
+        break folder;
+    };
+    Ok(Prepared { config, state, suite, folder })
+}
+
+/// What to say about folders that hold an earlier run.
+fn occupied_message(paths: &RunPaths) -> String {
+    if checkpoint::exists_in(&paths.populations) {
+        format!(
+            "{} already holds a run: continue it with --resume {}, or pass --force to replace it",
+            paths.populations.display(),
+            paths.populations.display()
+        )
+    } else {
+        format!(
+            "{} holds files of an earlier run (and {} no checkpoint to resume from): pass --force to replace them",
+            paths.results.display(),
+            paths.populations.display()
+        )
+    }
+}
+
+/// Prepares to continue the run whose checkpoints are in `dir` (`populations/<run>`), with
+/// its results under `out` (default: beside `populations/`) and, if given, a new number of
+/// generations.
+pub fn prepare_resume(dir: &Path, out: Option<PathBuf>, generations: Option<u32>) -> Result<Prepared> {
+    if !dir.is_dir() {
+        bail!("{}: no such run folder; give the run's populations/<run> folder", dir.display());
+    }
+    let out = match out {
+        Some(o) => o.clone(),
+        None => dir.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default(),
+    };
+    // The lock first: a checkpoint read while another process writes the next one would be
+    // stale the moment it is read.
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut folder =
+        RunFolder::lock(RunPaths { populations: dir.to_path_buf(), results: out.join("results").join(&name) })?;
+    let loaded = checkpoint::load_latest(dir)?;
+    let mut config = loaded.config;
+    let state = loaded.state;
+    if let Some(g) = generations {
+        if g < state.generation {
+            bail!(
+                "--generations {g}: the run has done {} generations already; give more to extend it",
+                state.generation
+            );
+        }
+        config.generations = g;
+    }
+    folder.paths.results = out.join("results").join(&config.name);
+    if state.generation >= config.generations {
+        eprintln!(
+            "{} is complete ({} of {} generations); its result files are checked and rewritten. \
+             Pass --generations N to extend it.",
+            config.name, state.generation, config.generations
+        );
+    } else {
+        eprintln!(
+            "resuming {} from {} (generation {} of {})",
+            config.name,
+            loaded.path.display(),
+            state.generation,
+            config.generations
+        );
+    }
+    let suite = opening_suite(&config)?;
+    Ok(Prepared { config, state, suite, folder })
+}
+
+/// The run's openings: its suite file, or generated from the run's seed; either way without
+/// the validation suite's openings, so that the validation match is out of sample. Too few for
+/// a pairing's game pairs (each pair its own opening) is an error that says what to change.
+pub fn opening_suite(config: &EvolveConfig) -> Result<OpeningSuite> {
+    let game = config.game()?.arena();
+    let needed = config.openings_needed();
+    let suite = match &config.openings.file {
+        Some(f) => OpeningSuite::load(f, game).context("[openings] file")?,
+        None => {
+            let generator = config.openings.generator();
+            let seed = derive_seed(&[config.seed, SUITE]);
+            let progress = Progress::background("openings", generator.count as u64, "openings");
+            let suite = OpeningSuite::generate_at_least(game, &generator, seed, needed, Some(&progress))
+                .map_err(|e| anyhow::anyhow!("[openings]: {}", e.message(Keys::Config)))?;
+            progress.finish();
+            suite
+        }
+    };
+    let suite = training_suite(suite, &config.validation)?;
+    if suite.len() < needed {
+        bail!(
+            "[openings] file: {} openings, but a pairing plays {needed} game pairs, each from its own opening; \
+             add openings or lower pairs",
+            suite.len()
+        );
+    }
+    Ok(suite)
+}
+
+/// Milliseconds of one fitness game, measured on two games of the default weights.
+fn calibrate(config: &EvolveConfig, suite: &OpeningSuite, referee: &dyn Referee) -> f64 {
+    let Ok(schema) = config.schema() else { return 0.0 };
+    let engine = EngineSettings { eval: Some(config.eval.clone()), ..config.engine.clone() };
+    let limits = engine.limits();
+    let p = Player::new("calibration", schema.defaults(), engine, limits);
+    let start = Instant::now();
+    let games = 2;
+    for i in 0..games {
+        referee.play(&p, &p, suite.get(i), i as u64);
+    }
+    start.elapsed().as_secs_f64() * 1e3 / games as f64
+}
+
+/// Games of the generations still to run: exact for the next one; for later ones, as many
+/// as when every generation's champion is new to the hall of fame (repeats play fewer).
+fn games_left(config: &EvolveConfig, evolver: &Evolver, state: &RunState, remaining: u32) -> usize {
+    if remaining == 0 {
+        return 0;
+    }
+    let hall = state.hall_of_fame.len();
+    evolver.games_next(state) + (1..remaining as usize).map(|j| config.games_per_generation(hall + j)).sum::<usize>()
+}
+
+/// The line printed after a generation: short enough for an 80-column terminal in the common
+/// case (the rest of the row, rates and diversity included, is in history.csv). With rated
+/// fitness it shows the best's rating and its record against the first anchor.
+fn generation_line(mode: FitnessMode, row: &HistoryRow, generations: u32, eta_s: f64) -> String {
+    let fitness = match mode {
+        FitnessMode::Rating | FitnessMode::Anchors => {
+            format!("best #{} {:+.0}±{:.0}", row.champion, row.fmax, 1.96 * row.best_se)
+        }
+        FitnessMode::Li2007 => format!("best #{} f {} (avg {:.1})", row.champion, row.fmax, row.favg),
+    };
+    let anchor = row
+        .anchors
+        .first()
+        .map(|a| {
+            let w = a.wdl();
+            format!(", vs {} {:.0}% of {}", a.name, 100.0 * w.score(), w.games())
+        })
+        .unwrap_or_default();
+    let eta = format_duration(std::time::Duration::from_secs_f64(eta_s.max(0.0)));
+    format!("gen {}/{generations}: {fitness}{anchor}; {} games, ETA {eta}", row.generation, row.games)
+}
+
+/// Puts the run's folders in the state its newest checkpoint describes: stale temporary files
+/// removed; the generation-0 checkpoint written for a new run (from then on the run can be
+/// resumed); the records cut back to the checkpoint. Returns the records writer.
+fn settle(config: &EvolveConfig, state: &RunState, folder: &RunFolder) -> Result<Option<RecordWriter>> {
+    let paths = &folder.paths;
+    for dir in [&paths.populations, &paths.results] {
+        crate::fsutil::remove_stale_temps(dir).with_context(|| format!("{}: cannot clean up", dir.display()))?;
+    }
+    let existing = checkpoint::list(&paths.populations)?.into_iter().find(|(g, _)| *g == state.generation);
+    let records_len = match existing {
+        Some((_, path)) => {
+            let recorded = checkpoint::load(&path)?.records_len;
+            let file = paths.records();
+            let actual = std::fs::metadata(&file).map_or(0, |m| m.len());
+            match recorded {
+                Some(len) if config.output.records && actual < len => {
+                    eprintln!(
+                        "warning: {} has {actual} bytes where the checkpoint recorded {len}: games of earlier \
+                         generations are missing from it; the run goes on and adds its new ones",
+                        file.display()
+                    );
+                    None
+                }
+                other => other,
+            }
+        }
+        None => {
+            // A new run: its records start empty. From this checkpoint on it can be resumed.
+            let len = config.output.records.then_some(0);
+            checkpoint::save(&paths.populations, config, state, &config.output, len)?;
+            len
+        }
+    };
+    let records = if config.output.records { Some(RecordWriter::resume(&paths.records(), records_len)?) } else { None };
+    Ok(records)
+}
+
+/// What an observer sees when the generations are about to start.
+pub struct RunStart<'a> {
+    pub config: &'a EvolveConfig,
+    pub state: &'a RunState,
+    pub paths: &'a RunPaths,
+    /// Generations still to play, and their games (an upper bound past the next one).
+    pub remaining: u32,
+    pub games: usize,
+    pub threads: usize,
+    /// For observers that time a game before announcing the run's cost.
+    pub suite: &'a OpeningSuite,
+    pub referee: &'a dyn Referee,
+}
+
+/// What an observer sees after a generation's checkpoint is saved.
+pub struct GenerationDone<'a> {
+    pub config: &'a EvolveConfig,
+    pub state: &'a RunState,
+    pub paths: &'a RunPaths,
+    pub result: &'a GenerationResult,
+    /// Estimated seconds to the end of the run.
+    pub eta_s: f64,
+}
+
+/// What an observer sees once the champion is written, before `report.md`.
+pub struct RunEnd<'a> {
+    pub config: &'a EvolveConfig,
+    pub state: &'a RunState,
+    pub paths: &'a RunPaths,
+    pub schema: &'static Schema,
+}
+
+/// Something a run reports to as it goes. Every hook has a default that does nothing.
+pub trait Observer {
+    /// The folders are settled (the run can be resumed from here); no game played yet.
+    fn started(&mut self, start: &RunStart) -> Result<()> {
+        let _ = start;
+        Ok(())
+    }
+
+    /// A generation is committed (its checkpoint saved).
+    fn generation(&mut self, done: &GenerationDone) -> Result<()> {
+        let _ = done;
+        Ok(())
+    }
+
+    /// A line about the run (the stop of a run, the champion, a validation match, ...).
+    fn note(&mut self, line: &str) {
+        let _ = line;
+    }
+
+    /// The run is over and its champion written; returns the files it wrote (listed in
+    /// `report.md`).
+    fn finished(&mut self, end: &RunEnd) -> Result<Vec<PathBuf>> {
+        let _ = end;
+        Ok(Vec::new())
+    }
+}
+
+fn notify(observers: &mut [&mut dyn Observer], line: &str) {
+    for o in observers.iter_mut() {
+        o.note(line);
+    }
+}
+
+/// Progress on the terminal (stderr): the run's cost first, a line per generation, the notes.
+pub struct Terminal {
+    pub mode: ProgressMode,
+}
+
+impl Terminal {
+    fn quiet(&self) -> bool {
+        self.mode == ProgressMode::Hidden
+    }
+}
+
+impl Observer for Terminal {
+    fn started(&mut self, s: &RunStart) -> Result<()> {
+        if self.quiet() {
+            return Ok(());
+        }
+        let config = s.config;
+        if s.remaining > 0 {
+            eprintln!(
+                "run {}: {} of {} generations to go, {} players in {} groups, {} on {} threads",
+                config.name,
+                s.remaining,
+                config.generations,
+                config.population,
+                config.groups,
+                config.engine.limits().describe(),
+                s.threads
+            );
+            eprintln!(
+                "games per generation: {} ({} to play in all, fewer if a champion repeats)",
+                config.games_per_generation(config.hall_of_fame.opponents),
+                s.games
+            );
+            if config.engine.time_ms.is_some() {
+                eprintln!(
+                    "note: [engine] time_ms makes games depend on the machine's load; this run is not reproducible"
+                );
+            }
+            let ms = calibrate(config, s.suite, s.referee);
+            let secs = s.games as f64 * ms / 1e3 / s.threads.max(1) as f64;
+            eprintln!(
+                "estimate: {:.0} ms per game, about {} for the run",
+                ms,
+                format_duration(std::time::Duration::from_secs_f64(secs))
+            );
+        }
+        eprintln!("checkpoints in {}, results in {}", s.paths.populations.display(), s.paths.results.display());
+        Ok(())
+    }
+
+    fn generation(&mut self, d: &GenerationDone) -> Result<()> {
+        if self.quiet() {
+            return Ok(());
+        }
+        let config = d.config;
+        eprintln!("{}", generation_line(config.fitness.mode, &d.result.row, config.generations, d.eta_s));
+        if d.result.immigrants > 0 {
+            eprintln!(
+                "  diversity {:.3} < {}: {} newcomers replace children",
+                d.result.bred_diversity, config.diversity.min, d.result.immigrants
+            );
+        }
+        Ok(())
+    }
+
+    fn note(&mut self, line: &str) {
+        if !self.quiet() {
+            eprintln!("{line}");
+        }
+    }
+}
+
+/// The result files derived from the checkpoints: every generation's champion
+/// (`champions/gen-NNNN.toml`), the current `champion.toml` and `history.csv`.
+pub struct ResultFiles;
+
+impl Observer for ResultFiles {
+    fn started(&mut self, s: &RunStart) -> Result<()> {
+        // A resumed run checks every earlier generation's files.
+        write_results(s.config, s.state, s.paths, true)?;
+        Ok(())
+    }
+
+    fn generation(&mut self, d: &GenerationDone) -> Result<()> {
+        write_results(d.config, d.state, d.paths, false)?;
+        Ok(())
+    }
+}
+
+/// `fitness.png/.svg` and `genes.png/.svg` at the end (`[output] plot`).
+pub struct Plots {
+    pub mode: ProgressMode,
+}
+
+impl Observer for Plots {
+    fn finished(&mut self, end: &RunEnd) -> Result<Vec<PathBuf>> {
+        let (config, state, paths) = (end.config, end.state, end.paths);
+        let mut written = Vec::new();
+        if !config.output.plot {
+            return Ok(written);
+        }
+        let mut drawn = Vec::new();
+        if !state.history.is_empty() {
+            drawn.push(plots::plot_history(&state.history, &paths.results, &format!("evotune run {}", config.name)));
+        }
+        if !state.hall_of_fame.is_empty() {
+            let points: Vec<(u32, Vec<i32>)> =
+                state.hall_of_fame.iter().map(|e| (e.generation, e.genes.clone())).collect();
+            let title = format!("evotune run {}: the weights of each generation's best", config.name);
+            drawn.push(plots::plot_genes(end.schema, &points, &paths.results, &title));
+        }
+        for result in drawn {
+            match result {
+                Ok(files) => {
+                    for f in files {
+                        if self.mode != ProgressMode::Hidden {
+                            eprintln!("plot {}", f.display());
+                        }
+                        written.push(f);
+                    }
+                }
+                Err(e) => eprintln!("warning: no plot: {e:#}"),
+            }
+        }
+        Ok(written)
+    }
+}
+
+/// How a run is executed.
+pub struct Options<'a> {
+    /// Progress bars: on a terminal, as log lines, or none (tests).
+    pub mode: ProgressMode,
+    pub threads: usize,
+    /// Stop after the generation in flight on a first Ctrl-C, at once on a second (a process
+    /// can install one handler: tests leave it off).
+    pub handle_ctrl_c: bool,
+    /// More validation opponents (weight arguments) beside `[validation] opponents`.
+    pub compare: &'a [String],
+}
+
+/// Runs generations with the usual observers (terminal, result files, plots); see
+/// [`execute`].
+pub fn run(
+    config: &EvolveConfig,
+    state: &mut RunState,
+    folder: &RunFolder,
+    suite: &OpeningSuite,
+    referee: &dyn Referee,
+    options: &Options,
+) -> Result<Option<PathBuf>> {
+    let mut terminal = Terminal { mode: options.mode };
+    let mut files = ResultFiles;
+    let mut plots = Plots { mode: options.mode };
+    execute(config, state, folder, suite, referee, options, &mut [&mut files, &mut terminal, &mut plots])
+}
+
+/// Runs generations until the config's count, a stagnation stop or a Ctrl-C; then the
+/// play-off, validation and report. Returns the champion's path, or None when stopped early
+/// by Ctrl-C. The referee plays the games (tests use a mock); the folder's lock is held
+/// throughout.
+pub fn execute(
+    config: &EvolveConfig,
+    state: &mut RunState,
+    folder: &RunFolder,
+    suite: &OpeningSuite,
+    referee: &dyn Referee,
+    options: &Options,
+    observers: &mut [&mut dyn Observer],
+) -> Result<Option<PathBuf>> {
+    let paths = &folder.paths;
+    let mode = options.mode;
+    let evolver = Evolver::new(config, suite, referee)?;
+    // Validation opponents are loaded before any game, so that a bad path fails at once.
+    let mut opponents = Vec::new();
+    if config.validation.pairs > 0 {
+        for spec in config.validation.opponents.iter().chain(options.compare) {
+            let (w, _, _) = crate::player::load_weights(spec, Some(&config.eval), config.game()?)
+                .with_context(|| format!("validation opponent `{spec}`"))?;
+            let name = crate::player::player_name(spec);
+            opponents.push((evolver.player_with(name, w.values()), spec.clone()));
+        }
+    }
+    std::fs::create_dir_all(paths.results.join("champions"))
+        .with_context(|| format!("{}: cannot create", paths.results.display()))?;
+    let mut records = settle(config, state, folder)?;
+    let remaining = config.generations.saturating_sub(state.generation);
+    let start = RunStart {
+        config,
+        state,
+        paths,
+        remaining,
+        games: games_left(config, &evolver, state, remaining),
+        threads: options.threads,
+        suite,
+        referee,
+    };
+    for o in observers.iter_mut() {
+        o.started(&start)?;
+    }
+    let stop = Arc::new(AtomicUsize::new(0));
+    if options.handle_ctrl_c {
+        let s = stop.clone();
+        // A second handler cannot be installed in the same process; tests run the loop
+        // without one.
+        let _ = ctrlc::set_handler(move || {
+            if s.fetch_add(1, Ordering::SeqCst) == 0 {
+                eprintln!("\nstopping after this generation (its checkpoint will be saved); Ctrl-C again to stop now");
+            } else {
+                eprintln!("\nstopped; the generation in flight is lost, the last checkpoint stands");
+                std::process::exit(EXIT_INTERRUPTED);
+            }
+        });
+    }
+    let run_start = Instant::now();
+    let stagnation = config.diversity.stagnation;
+    let stagnant = |state: &RunState| stagnation > 0 && Evolver::stagnant_generations(state) >= stagnation;
+    while state.generation < config.generations && !stagnant(state) {
+        let g = state.generation + 1;
+        let progress =
+            Progress::new(&format!("gen {g}/{}", config.generations), evolver.games_next(state) as u64, "games", mode);
+        let result = evolver.play_generation(state, &progress)?;
+        progress.finish();
+        let records_len = match &mut records {
+            Some(w) => {
+                w.write_all(&result.records)?;
+                Some(w.sync()?)
+            }
+            None => None,
+        };
+        checkpoint::save(&paths.populations, config, state, &config.output, records_len)?;
+        let elapsed = run_start.elapsed().as_secs_f64();
+        let done = state.generation.saturating_sub(config.generations - remaining);
+        let eta_s = elapsed / f64::from(done.max(1)) * f64::from(config.generations - state.generation);
+        let done = GenerationDone { config, state, paths, result: &result, eta_s };
+        for o in observers.iter_mut() {
+            o.generation(&done)?;
+        }
+        if stop.load(Ordering::SeqCst) > 0 {
+            return Ok(None);
+        }
+    }
+    let stopped_early = (state.generation < config.generations).then(|| {
+        format!(
+            "the best individual stayed the same for {stagnation} generations (`[diversity] stagnation`), at generation {}",
+            state.generation
+        )
+    });
+    if let Some(why) = &stopped_early {
+        notify(observers, &format!("stopping: {why}"));
+    }
+    let champion = finish(&evolver, state, paths, mode, &opponents, stopped_early, run_start, observers)?;
+    Ok(Some(champion))
+}
+
+/// After the last generation: the play-off picks the champion, the validation matches
+/// measure it, and champion.toml, report.md and the plots are written.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    evolver: &Evolver,
+    state: &RunState,
+    paths: &RunPaths,
+    mode: ProgressMode,
+    opponents: &[(Player, String)],
+    stopped_early: Option<String>,
+    run_start: Instant,
+    observers: &mut [&mut dyn Observer],
+) -> Result<PathBuf> {
+    let config = evolver.config;
+    let schema = evolver.schema;
+    let progress = Progress::new("play-off", evolver.play_off_games(state) as u64, "games", mode);
+    let play_off = evolver.play_off(state, &progress)?;
+    progress.finish();
+    let champ = play_off.champion();
+    let weights = Weights::clamped(schema, champ.genes.clone());
+    let meta = Meta {
+        name: Some(format!("{}-champion", config.name)),
+        generation: champ.generation.map(u64::from).or(Some(u64::from(state.generation))),
+        fitness: Some(champ.after.elo),
+        seed: Some(config.seed),
+        config_hash: Some(config.hash()),
+        date: Some(humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()),
+        ..Meta::default()
+    };
+    let champion_path = paths.results.join("champion.toml");
+    weights.save(&champion_path, &meta).with_context(|| format!("{}: cannot write", champion_path.display()))?;
+    let line = format!(
+        "champion: #{} rated {:+.0} ± {:.0} over {} games{}",
+        champ.id,
+        champ.after.elo,
+        1.96 * champ.after.se,
+        champ.games,
+        if play_off.games > 0 {
+            format!(" (play-off of {} tables, {} games)", play_off.finalists.len(), play_off.games)
+        } else {
+            String::new()
+        }
+    );
+    notify(observers, &line);
+
+    let mut validation = Vec::new();
+    if config.validation.pairs > 0 && !opponents.is_empty() {
+        let suite = config.validation.suite(evolver.suite.game)?;
+        let champion = evolver.player_with(format!("{}-champion", config.name), &champ.genes);
+        for (opponent, spec) in opponents {
+            let progress = Progress::new(
+                &format!("validation vs {}", opponent.name),
+                2 * config.validation.pairs as u64,
+                "games",
+                mode,
+            );
+            let report = config.validation.play(evolver.referee, &champion, opponent, &suite, &progress)?;
+            progress.finish();
+            let w = &report.wdl;
+            let (lo, hi) = w.elo_ci95();
+            let line = format!(
+                "validation vs {}: {} games, W {} D {} L {}, score {:.1}%, Elo {:+.0} ({:+.0} .. {:+.0}), LOS {:.1}%",
+                opponent.name,
+                w.games(),
+                w.wins,
+                w.draws,
+                w.losses,
+                100.0 * w.score(),
+                w.elo(),
+                lo,
+                hi,
+                100.0 * w.los()
+            );
+            notify(observers, &line);
+            validation.push((report, replay_command(config, &champion_path, spec)));
+        }
+    }
+
+    let end = RunEnd { config, state, paths, schema };
+    let mut plots_written = Vec::new();
+    for o in observers.iter_mut() {
+        plots_written.extend(o.finished(&end)?);
+    }
+    let e = &config.engine;
+    let summary = format!(
+        "Seed {}, {} of {} generations, population {} in {} groups, {} pairs per pairing; fitness {}; \
+         engine {} {}; {} fitness games; {} in all.",
+        config.seed,
+        state.generation,
+        config.generations,
+        config.population,
+        config.groups,
+        config.pairs,
+        match config.fitness.mode {
+            FitnessMode::Rating =>
+                format!("`rating` (memory {}, prior {})", config.fitness.memory, config.fitness.prior),
+            FitnessMode::Anchors =>
+                format!("`anchors` (memory {}, prior {})", config.fitness.memory, config.fitness.prior),
+            FitnessMode::Li2007 => "`li2007`".into(),
+        },
+        e.search.name(),
+        e.limits().describe(),
+        state.history.iter().map(|r| r.games).sum::<u64>(),
+        format_duration(run_start.elapsed())
+    );
+    let report = RunReport {
+        name: &config.name,
+        summary,
+        stopped_early,
+        champion_path: champion_path.display().to_string(),
+        champion: &weights,
+        champion_note: format!(
+            "individual #{}{}; rating {} ± {:.0} Elo over {} remembered games.",
+            champ.id,
+            champ.generation.map_or(String::new(), |g| format!(", best of generation {g}")),
+            crate::report::table::elo(champ.after.elo),
+            1.96 * champ.after.se,
+            champ.games
+        ),
+        play_off: Some(&play_off),
+        anchor_names: evolver.anchor_names(),
+        validation,
+        plots: plots_written
+            .iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "png"))
+            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect(),
+    };
+    let report_path = paths.results.join("report.md");
+    crate::fsutil::write_atomic(&report_path, report.to_markdown().as_bytes())
+        .with_context(|| format!("{}: cannot write", report_path.display()))?;
+    notify(observers, &format!("report {}", report_path.display()));
+    Ok(champion_path)
+}
+
+/// The `evotune match` command that plays the same validation games.
+fn replay_command(config: &EvolveConfig, champion: &Path, opponent: &str) -> String {
+    let e = &config.engine;
+    let mut cmd = format!(
+        "evotune match --a {} --b {} --pairs {} --search {} --tt-mib {} --max-turns {} --opening-seed {} --seed {}",
+        champion.display(),
+        opponent,
+        config.validation.pairs,
+        e.search.name(),
+        e.tt_mib,
+        config.games.max_turns,
+        config.validation.opening_seed,
+        config.validation.seed
+    );
+    if config.game != crate::registry::DEFAULT_GAME {
+        cmd += &format!(" --game {}", config.game);
+    }
+    let limits = [("--depth", e.depth.map(u64::from)), ("--nodes", e.nodes), ("--time-ms", e.time_ms)];
+    for (flag, v) in limits {
+        if let Some(v) = v {
+            cmd += &format!(" {flag} {v}");
+        }
+    }
+    // The engine options where they differ from the command line's defaults.
+    let d = EngineSettings::default();
+    let options = [
+        ("--singles", e.singles as u64, d.singles as u64),
+        ("--seconds", e.seconds as u64, d.seconds as u64),
+        ("--width", e.width as u64, d.width as u64),
+        ("--vcdt-depth", u64::from(e.vcdt_depth), u64::from(d.vcdt_depth)),
+        ("--vcdt-nodes", e.vcdt_nodes, d.vcdt_nodes),
+    ];
+    for (flag, v, default) in options {
+        if v != default {
+            cmd += &format!(" {flag} {v}");
+        }
+    }
+    if e.uct_c != d.uct_c {
+        cmd += &format!(" --uct-c {}", e.uct_c);
+    }
+    if let Some([e0, e1]) = config.validation.sprt {
+        cmd += &format!(" --sprt {e0},{e1}");
+    }
+    cmd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ga::evolve::tests::mock_setup;
+
+    /// The announced total is the games the generations play (it counted every generation
+    /// with the full hall of fame, 24 games too many for the quick run); only a champion that
+    /// wins again, and so is not a new opponent, makes it fewer.
+    #[test]
+    fn the_announced_games_are_the_games_played() {
+        let (mut config, suite, referee) = mock_setup();
+        config.hall_of_fame.opponents = 2;
+        config.generations = 6;
+        let mut exact = 0;
+        for seed in 1..=20 {
+            config.seed = seed;
+            let evolver = Evolver::new(&config, &suite, &referee).unwrap();
+            let mut state = evolver.initial_state().unwrap();
+            let announced = games_left(&config, &evolver, &state, config.generations);
+            let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+            let played: usize =
+                (0..config.generations).map(|_| evolver.play_generation(&mut state, &p).unwrap().records.len()).sum();
+            let mut distinct = state.hall_of_fame.iter().map(|e| e.genes.clone()).collect::<Vec<_>>();
+            distinct.sort();
+            distinct.dedup();
+            // Survivors skip their own hall-of-fame entries, which the estimate of later
+            // generations cannot know: it is exact for one generation, an upper bound after.
+            assert!(played <= announced, "seed {seed}: {played} vs {announced}");
+            if config.generations == 1 || distinct.len() == state.hall_of_fame.len() {
+                exact += usize::from(played == announced);
+            }
+            assert_eq!(games_left(&config, &evolver, &state, 0), 0);
+        }
+        let _ = exact;
+        // The next generation alone is announced exactly.
+        let evolver = Evolver::new(&config, &suite, &referee).unwrap();
+        let mut state = evolver.initial_state().unwrap();
+        let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+        for _ in 0..4 {
+            let announced = games_left(&config, &evolver, &state, 1);
+            assert_eq!(evolver.play_generation(&mut state, &p).unwrap().records.len(), announced);
+        }
+    }
+
+    #[test]
+    fn generation_lines_fit_a_terminal() {
+        let row = HistoryRow {
+            generation: 1234,
+            fmax: 123.0,
+            favg: -0.123_456,
+            fmin: -123.0,
+            champion: 123_456,
+            pc_mean: 0.123_456_789,
+            pm_mean: 0.000_123_456,
+            diversity: 0.123_456,
+            games: 123_456,
+            first_wins: 1,
+            second_wins: 1,
+            draws: 1,
+            wall_s: 12_345.678,
+            games_wall_s: 12_000.0,
+            best_games: 123_456,
+            best_se: 123.4,
+            immigrants: 0,
+            anchors: vec![crate::report::history::AnchorRecord::new(
+                "defaults",
+                crate::arena::stats::Wdl::new(100_000, 0, 23_456),
+            )],
+        };
+        let line = generation_line(FitnessMode::Li2007, &row, 3000, 1e6);
+        assert!(line.len() <= 100, "{} chars: {line}", line.len());
+        assert_eq!(
+            line,
+            "gen 1234/3000: best #123456 f 123 (avg -0.1), vs defaults 81% of 123456; 123456 games, ETA 277h46m"
+        );
+        let line = generation_line(FitnessMode::Anchors, &row, 3000, 1e6);
+        assert!(line.len() <= 100, "{} chars: {line}", line.len());
+        assert!(line.starts_with("gen 1234/3000: best #123456 +123±242, vs defaults 81% of 123456;"), "{line}");
+    }
+}

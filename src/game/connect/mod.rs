@@ -1,9 +1,0 @@
-//! Connect(m,n,k,p,q): Connect6 (19,19,6,2,1) and freestyle Gomoku (15,15,5,1,1).
-
-pub mod board;
-pub mod eval;
-pub mod movegen;
-pub mod notation;
-pub mod protocol;
-
-pub use board::{Board, Cell, Colour, Rules};

@@ -1,0 +1,412 @@
+//! The move generator: wins, forced defences, candidate stones and pairs, threat moves.
+
+use super::{Move, MoveGenConfig, MoveScoring, Situation, ThreatSet};
+use crate::games::connect::board::{Board, Cell, Colour, MAX_K};
+
+/// Row length of [`MoveGen`]'s per-colour value tables (counts go up to `MAX_K`).
+const STRIDE: usize = MAX_K + 1;
+
+/// A reusable generator: scratch buffers live here so that generation does not allocate.
+#[derive(Clone, Debug)]
+pub struct MoveGen {
+    pub config: MoveGenConfig,
+    /// `value[mine * (k+1) + theirs]`: what a road with these counts gives a stone of "mine".
+    value: Vec<i32>,
+    /// The same by colour and raw counts: `by_counts[c][black * STRIDE + white]` is what a
+    /// road with these counts gives a stone of colour c (one lookup per road in
+    /// `score_cell`, the generator's hottest loop).
+    by_counts: [[i32; STRIDE * STRIDE]; 2],
+    k: usize,
+    score: Vec<i32>,
+    delta: Vec<i32>,
+    is_touched: Vec<bool>,
+    touched: Vec<Cell>,
+    candidates: Vec<(i32, Cell)>,
+    seconds: Vec<(i32, Cell)>,
+    pairs: Vec<(i32, Move)>,
+    threats: ThreatSet,
+    blocks: Vec<Move>,
+    threat_scratch: Vec<(usize, Move)>,
+}
+
+impl MoveGen {
+    /// A generator with the hand-set move scores.
+    pub fn new(config: MoveGenConfig, board: &Board) -> MoveGen {
+        MoveGen::with_scoring(config, MoveScoring::defaults(board.rules().k as usize), board)
+    }
+
+    /// A generator scoring stones with `scoring` (see [`MoveScoring`]).
+    pub fn with_scoring(config: MoveGenConfig, scoring: MoveScoring, board: &Board) -> MoveGen {
+        let k = board.rules().k as usize;
+        let mut value = vec![0; (k + 1) * (k + 1)];
+        for mine in 0..=k {
+            for theirs in 0..=k {
+                value[mine * (k + 1) + theirs] = scoring.road_value(k, mine, theirs);
+            }
+        }
+        let mut by_counts = [[0; STRIDE * STRIDE]; 2];
+        for black in 0..=k {
+            for white in 0..=k {
+                by_counts[0][black * STRIDE + white] = value[black * (k + 1) + white];
+                by_counts[1][black * STRIDE + white] = value[white * (k + 1) + black];
+            }
+        }
+        let cells = board.rules().cells();
+        MoveGen {
+            config,
+            value,
+            by_counts,
+            k,
+            score: vec![0; cells],
+            delta: vec![0; cells],
+            is_touched: vec![false; cells],
+            touched: Vec::new(),
+            candidates: Vec::new(),
+            seconds: Vec::new(),
+            pairs: Vec::new(),
+            threats: ThreatSet::default(),
+            blocks: Vec::new(),
+            threat_scratch: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn road_value(&self, mine: usize, theirs: usize) -> i32 {
+        self.value[mine * (self.k + 1) + theirs]
+    }
+
+    /// The cheap score of an empty cell for `me`: the sum over its roads of what a stone there
+    /// adds to `me`'s road or takes from the opponent's.
+    #[inline]
+    pub fn score_cell(&self, board: &Board, me: Colour, c: Cell) -> i32 {
+        let table = &self.by_counts[me.index()];
+        let mut s = 0;
+        for &r in board.geometry().roads_through(c) {
+            let [black, white] = board.road_counts(r as usize);
+            s += table[black as usize * STRIDE + white as usize];
+        }
+        s
+    }
+
+    /// The situation of the side to move without generating moves: a cheap test that lets a
+    /// search stop at its horizon. `Defend` means "under threat but a block exists".
+    pub fn situation(&mut self, board: &Board) -> Situation {
+        let me = board.to_move();
+        if board.threat_count(me) > 0 {
+            return Situation::Win;
+        }
+        if board.is_full() {
+            return Situation::Full;
+        }
+        if board.threat_count(me.other()) == 0 {
+            return Situation::Quiet;
+        }
+        self.threats.collect(board, me.other());
+        if self.threats.blocks_needed(self.turn_stones(board)) > self.turn_stones(board) {
+            Situation::Lost
+        } else {
+            Situation::Defend
+        }
+    }
+
+    fn turn_stones(&self, board: &Board) -> usize {
+        board.turn_size().min(board.rules().cells() - board.stone_count())
+    }
+
+    /// Generates the moves of the side to move into `out` (cleared first), best first.
+    /// The board must be at the start of a turn.
+    pub fn generate(&mut self, board: &Board, out: &mut Vec<Move>) -> Situation {
+        out.clear();
+        let me = board.to_move();
+        // The road needing the fewest stones: a move must stop at its winning stone, so when
+        // one stone makes six the move is that stone alone.
+        if let Some(r) = board.threat_roads(me).min_by_key(|&r| board.rules().k - board.road_counts(r)[me.index()]) {
+            let stones: Vec<Cell> = board.empty_cells_of_road(r).collect();
+            out.push(Move::from_stones(&stones));
+            return Situation::Win;
+        }
+        if board.is_full() {
+            return Situation::Full;
+        }
+        self.rank_candidates(board);
+        if board.threat_count(me.other()) > 0 {
+            return self.defend(board, out);
+        }
+        let turn = self.turn_stones(board);
+        if turn == 1 {
+            let n = self.config.singles.max(1);
+            out.extend(self.candidates.iter().take(n).map(|&(_, c)| Move::single(c)));
+            return Situation::Quiet;
+        }
+        self.pairs.clear();
+        let firsts = self.config.singles.min(self.candidates.len());
+        for i in 0..firsts {
+            let (sa, a) = self.candidates[i];
+            self.best_seconds(board, a);
+            for j in 0..self.seconds.len() {
+                let (sb, b) = self.seconds[j];
+                self.pairs.push((sa + sb, Move::pair(a, b)));
+            }
+        }
+        self.finish_pairs(out, self.config.width);
+        Situation::Quiet
+    }
+
+    /// Moves of the side to move that leave threats needing at least `min_blocks` stones to
+    /// stop (2: double threats, which force both of the opponent's stones; p + 1 or more: a
+    /// win next turn, the opponent cannot stop them all). Best first: more blocks needed,
+    /// then a higher cheap score, then cell order. Only threats made by the move's own stones
+    /// count, so call it in positions where the mover has no threat road yet.
+    ///
+    /// A stone can only make a threat in a road of the mover that it lifts to k - p stones:
+    /// the move's stones come from roads holding k - p - 1 own stones (one stone is enough)
+    /// or, for two-stone turns, both from one road holding k - p - 2 (each stone pair is
+    /// tried once and measured exactly: [`ThreatSet::collect_after`], then
+    /// [`ThreatSet::blocks_needed`]).
+    pub fn threat_moves(&mut self, board: &Board, min_blocks: usize, out: &mut Vec<(usize, Move)>) {
+        self.threat_moves_for(board, board.to_move(), min_blocks, out)
+    }
+
+    /// [`threat_moves`](Self::threat_moves) of either side: for the side not to move, the
+    /// moves of its next turn (of p stones) as if it were its turn now.
+    pub fn threat_moves_for(&mut self, board: &Board, me: Colour, min_blocks: usize, out: &mut Vec<(usize, Move)>) {
+        out.clear();
+        debug_assert_eq!(board.threat_count(me), 0, "the attacker already has a threat road");
+        let turn = if me == board.to_move() { self.turn_stones(board) } else { board.rules().p as usize };
+        let level = board.rules().threat_level();
+        let mut singles: Vec<Cell> = Vec::new();
+        let mut pairs: Vec<Move> = Vec::new();
+        let geo = board.geometry();
+        for r in 0..geo.road_count() {
+            let n = board.road_counts(r);
+            let (mine, theirs) = (n[me.index()] as usize, n[me.other().index()] as usize);
+            if theirs != 0 || mine == 0 || mine >= level || mine + turn < level {
+                continue;
+            }
+            let empty: Vec<Cell> = board.empty_cells_of_road(r).collect();
+            if mine + 1 == level {
+                singles.extend_from_slice(&empty);
+            } else if turn == 2 && mine + 2 == level {
+                for (i, &a) in empty.iter().enumerate() {
+                    pairs.extend(empty[i + 1..].iter().map(|&b| Move::pair(a, b)));
+                }
+            }
+        }
+        singles.sort_unstable();
+        singles.dedup();
+        if turn == 1 {
+            pairs.extend(singles.iter().map(|&a| Move::single(a)));
+        } else {
+            for (i, &a) in singles.iter().enumerate() {
+                pairs.extend(singles[i + 1..].iter().map(|&b| Move::pair(a, b)));
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut threats = std::mem::take(&mut self.threats);
+        let mut scored = Vec::new();
+        for m in pairs {
+            threats.collect_after(board, me, m.stones());
+            // One road, or roads sharing a cell, can be stopped with one stone.
+            if threats.len() < 2 && min_blocks >= 2 {
+                continue;
+            }
+            let need = threats.blocks_needed(turn.max(2));
+            if need >= min_blocks {
+                let cheap: i32 = m.stones().iter().map(|&c| self.score_cell(board, me, c)).sum();
+                scored.push((need, cheap, m));
+            }
+        }
+        self.threats = threats;
+        scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(y.1.cmp(&x.1)).then(x.2.cmp(&y.2)));
+        out.extend(scored.into_iter().map(|(need, _, m)| (need, m)));
+    }
+
+    /// [`generate`](Self::generate), plus in quiet positions the moves making double
+    /// threats or better ([`threat_moves`](Self::threat_moves), at most `max_threats`), first.
+    /// Finding them costs far more than a plain generation, so searches ask for them only
+    /// where a forced win two turns ahead is inside their horizon.
+    pub fn generate_with_threats(&mut self, board: &Board, max_threats: usize, out: &mut Vec<Move>) -> Situation {
+        let situation = self.generate(board, out);
+        if situation != Situation::Quiet || max_threats == 0 {
+            return situation;
+        }
+        let mut threats = std::mem::take(&mut self.threat_scratch);
+        self.threat_moves(board, 2, &mut threats);
+        threats.truncate(max_threats);
+        if !threats.is_empty() {
+            out.retain(|m| !threats.iter().any(|(_, t)| t == m));
+            let quiet = out.len();
+            out.extend(threats.iter().map(|&(_, m)| m));
+            out.rotate_left(quiet);
+        }
+        self.threat_scratch = threats;
+        situation
+    }
+
+    /// Scores every candidate cell (empty, within distance 2 of a stone; the centre on an
+    /// empty board; every empty cell if none is near) and sorts them best first.
+    fn rank_candidates(&mut self, board: &Board) {
+        self.candidates.clear();
+        let me = board.to_move();
+        if board.is_empty() {
+            let c = board.cell(board.width() / 2, board.height() / 2);
+            self.score[c as usize] = self.score_cell(board, me, c);
+            self.candidates.push((self.score[c as usize], c));
+            return;
+        }
+        let cells = board.rules().cells() as Cell;
+        for c in 0..cells {
+            if board.is_empty_cell(c) && board.is_near_stone(c) {
+                let s = self.score_cell(board, me, c);
+                self.score[c as usize] = s;
+                self.candidates.push((s, c));
+            }
+        }
+        if self.candidates.is_empty() {
+            for c in (0..cells).filter(|&c| board.is_empty_cell(c)) {
+                let s = self.score_cell(board, me, c);
+                self.score[c as usize] = s;
+                self.candidates.push((s, c));
+            }
+        }
+        // Ties broken by cell index so that generation is a pure function of the position.
+        let order = |x: &(i32, Cell), y: &(i32, Cell)| y.0.cmp(&x.0).then(x.1.cmp(&y.1));
+        // Only a prefix is ever read in order: the first stones, and in `best_seconds` the
+        // best `seconds` cells off a first stone's lines (at most 8(k-1) cells lie on them),
+        // so only that prefix is sorted; the rest is merely below it.
+        let on_lines = 8 * (self.k - 1);
+        let prefix = self.config.singles.max(self.config.seconds + on_lines + 1);
+        if self.candidates.len() > prefix {
+            self.candidates.select_nth_unstable_by(prefix - 1, order);
+            self.candidates[..prefix].sort_unstable_by(order);
+        } else {
+            self.candidates.sort_unstable_by(order);
+        }
+    }
+
+    /// Fills `self.seconds` with the best second stones after first stone `a`, scored as if
+    /// `a` were on the board: each road through `a` changes the value of its other cells.
+    fn best_seconds(&mut self, board: &Board, a: Cell) {
+        let me_colour = board.to_move();
+        let me = me_colour.index();
+        let geo = board.geometry();
+        for &r in geo.roads_through(a) {
+            let n = board.road_counts(r as usize);
+            let (m, t) = (n[me] as usize, n[1 - me] as usize);
+            let d = if m + 1 < self.k { self.road_value(m + 1, t) - self.road_value(m, t) } else { 0 };
+            if d == 0 {
+                continue;
+            }
+            for &c in geo.road(r as usize) {
+                if c != a && board.is_empty_cell(c) {
+                    if !self.is_touched[c as usize] {
+                        self.is_touched[c as usize] = true;
+                        self.touched.push(c);
+                    }
+                    self.delta[c as usize] += d;
+                }
+            }
+        }
+        let want = self.config.seconds.max(1);
+        let mut seconds = std::mem::take(&mut self.seconds);
+        seconds.clear();
+        // Cells on a's roads: their score changes with a. Candidates were scored already;
+        // cells far from every other stone were not.
+        for &c in &self.touched {
+            let base =
+                if board.is_near_stone(c) { self.score[c as usize] } else { self.score_cell(board, me_colour, c) };
+            keep_best(&mut seconds, want, base + self.delta[c as usize], c);
+        }
+        // Every other candidate keeps its score, and candidates are sorted best first: the
+        // first `want` of them not on a's roads are the only ones that can make the cut.
+        let mut untouched = 0;
+        for &(s, c) in &self.candidates {
+            if untouched == want {
+                break;
+            }
+            if c != a && !self.is_touched[c as usize] {
+                keep_best(&mut seconds, want, s, c);
+                untouched += 1;
+            }
+        }
+        for &c in &self.touched {
+            self.delta[c as usize] = 0;
+            self.is_touched[c as usize] = false;
+        }
+        self.touched.clear();
+        self.seconds = seconds;
+    }
+
+    /// Sorts `self.pairs` best first, drops duplicate spellings and keeps `width` of them.
+    fn finish_pairs(&mut self, out: &mut Vec<Move>, width: usize) {
+        // A pair reached from both of its stones keeps its higher score.
+        self.pairs.sort_unstable_by(|x, y| x.1.cmp(&y.1).then(y.0.cmp(&x.0)));
+        self.pairs.dedup_by(|later, earlier| later.1 == earlier.1);
+        self.pairs.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        out.extend(self.pairs.iter().take(width).map(|&(_, m)| m));
+    }
+
+    /// Moves that touch every threat road of the opponent, or `Lost` when none can.
+    fn defend(&mut self, board: &Board, out: &mut Vec<Move>) -> Situation {
+        let turn = self.turn_stones(board);
+        self.threats.collect(board, board.to_move().other());
+        let mut blocks = std::mem::take(&mut self.blocks);
+        self.threats.blocking_sets(turn, &mut blocks);
+        self.pairs.clear();
+        for b in &blocks {
+            let base: i32 = b.stones().iter().map(|&c| self.score[c as usize]).sum();
+            if b.stones().len() == turn {
+                self.pairs.push((base, *b));
+                continue;
+            }
+            // One stone blocks everything: the other is free, so try the best free cells.
+            let a = b.stones()[0];
+            self.best_seconds(board, a);
+            for &(s, c) in &self.seconds {
+                self.pairs.push((base + s, Move::pair(a, c)));
+            }
+        }
+        self.blocks = blocks;
+        if self.pairs.is_empty() {
+            out.push(self.best_try(board, turn));
+            return Situation::Lost;
+        }
+        self.finish_pairs(out, usize::MAX);
+        Situation::Defend
+    }
+
+    /// In a lost position, the move that touches the most threat roads (for actual play).
+    fn best_try(&self, board: &Board, turn: usize) -> Move {
+        let mut cells: Vec<(usize, i32, Cell)> =
+            self.candidates.iter().map(|&(s, c)| (self.threats.hits(c), s, c)).filter(|&(h, _, _)| h > 0).collect();
+        cells.sort_unstable_by(|x, y| (y.0, y.1, x.2).cmp(&(x.0, x.1, y.2)));
+        let mut stones: Vec<Cell> = cells.iter().map(|x| x.2).take(turn).collect();
+        for &(_, c) in &self.candidates {
+            if stones.len() >= turn {
+                break;
+            }
+            if !stones.contains(&c) {
+                stones.push(c);
+            }
+        }
+        if stones.is_empty() {
+            stones.extend((0..board.rules().cells() as Cell).find(|&c| board.is_empty_cell(c)));
+        }
+        Move::from_stones(&stones)
+    }
+}
+
+/// Keeps the `want` best (score, cell) entries in `best`, sorted best first, ties by cell.
+#[inline]
+pub(super) fn keep_best(best: &mut Vec<(i32, Cell)>, want: usize, score: i32, c: Cell) {
+    let better = |x: &(i32, Cell)| score > x.0 || (score == x.0 && c < x.1);
+    if best.len() == want {
+        if !best.last().is_some_and(better) {
+            return;
+        }
+        best.pop();
+    }
+    let at = best.iter().position(better).unwrap_or(best.len());
+    best.insert(at, (score, c));
+}

@@ -1,0 +1,103 @@
+//! Move generation for turns of one or two stones.
+//!
+//! In order of priority:
+//! 1. **Win**: the side to move has a threat road (at least k - p own stones, no enemy stone):
+//!    the move that completes it is the only move generated.
+//! 2. **Defend**: the opponent has threat roads. Only moves whose stones touch every one of
+//!    them are generated (all of them: pruning a defence could hide the only one that holds);
+//!    when more than the stones of this turn would be needed the position is **Lost**.
+//! 3. **Quiet**: single stones near existing stones are ranked by a cheap score (what the
+//!    stone adds to its own roads and takes from the opponent's), and pairs are built from the
+//!    best first stones and, for each, the best second stones re-scored after the first.
+//!
+//! The generator is shared by every evaluation and search, as in Li Guo 2007 where only the
+//! evaluation's parameters are tuned. It is a pure function of the position: ties are broken
+//! by cell index, so a fixed-depth search is deterministic.
+
+mod generator;
+mod scoring;
+#[cfg(test)]
+mod tests;
+mod threats;
+
+pub use generator::MoveGen;
+pub use scoring::{MoveScoring, CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
+pub use threats::ThreatSet;
+
+use super::board::Cell;
+pub use super::board::MAX_P;
+
+/// One move: one or two stones (sorted, so that a pair has one spelling).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Move {
+    stones: [Cell; MAX_P],
+    len: u8,
+}
+
+impl Move {
+    pub const NONE: Move = Move { stones: [0; MAX_P], len: 0 };
+
+    pub fn single(c: Cell) -> Move {
+        Move { stones: [c, 0], len: 1 }
+    }
+
+    pub fn pair(a: Cell, b: Cell) -> Move {
+        debug_assert_ne!(a, b);
+        Move { stones: [a.min(b), a.max(b)], len: 2 }
+    }
+
+    /// A move from 0, 1 or 2 stones.
+    pub fn from_stones(stones: &[Cell]) -> Move {
+        match stones {
+            [] => Move::NONE,
+            [a] => Move::single(*a),
+            [a, b, ..] => Move::pair(*a, *b),
+        }
+    }
+
+    #[inline]
+    pub fn stones(&self) -> &[Cell] {
+        &self.stones[..self.len as usize]
+    }
+
+    pub fn is_none(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn contains(&self, c: Cell) -> bool {
+        self.stones().contains(&c)
+    }
+}
+
+/// What the generator found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Situation {
+    /// The single generated move wins now.
+    Win,
+    /// The opponent wins next turn whatever we do; one move (the best try) is generated.
+    Lost,
+    /// The opponent has threats; every generated move blocks all of them.
+    Defend,
+    /// No threats on either side.
+    Quiet,
+    /// No empty cell is left.
+    Full,
+}
+
+/// Generator widths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MoveGenConfig {
+    /// First stones considered in quiet positions (and single-stone moves kept).
+    pub singles: usize,
+    /// Second stones tried for each first stone, and free stones added to a one-stone block.
+    pub seconds: usize,
+    /// Quiet moves kept after ranking, best first.
+    pub width: usize,
+}
+
+impl Default for MoveGenConfig {
+    fn default() -> Self {
+        MoveGenConfig { singles: 12, seconds: 6, width: 16 }
+    }
+}

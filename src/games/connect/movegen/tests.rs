@@ -1,0 +1,136 @@
+//! Tests of the move generator on hand-made positions.
+
+use super::generator::keep_best;
+use super::*;
+use crate::core::weights::Weights;
+use crate::games::connect::board::{Board, Colour};
+use crate::games::connect::notation::{board_from_record_moves, parse_record_move};
+use crate::games::connect::Rules;
+
+fn gen(moves: &[&str]) -> (Situation, Vec<Move>, Board) {
+    let b = board_from_record_moves(Rules::CONNECT6, moves).unwrap();
+    let mut g = MoveGen::new(MoveGenConfig::default(), &b);
+    let mut out = Vec::new();
+    let s = g.generate(&b, &mut out);
+    assert_eq!(g.situation(&b), s, "situation() agrees with generate()");
+    (s, out, b)
+}
+
+fn mv(text: &str) -> Move {
+    Move::from_stones(&parse_record_move(Rules::CONNECT6, text).unwrap())
+}
+
+#[test]
+fn first_move_is_the_centre() {
+    let (s, out, _) = gen(&[]);
+    assert_eq!(s, Situation::Quiet);
+    assert_eq!(out, vec![mv("j10")]);
+}
+
+#[test]
+fn takes_the_win() {
+    // Black has a4..d4 (four in a row at the left edge): two stones make six.
+    let (s, out, _) = gen(&["a4", "a10a11", "b4c4", "b10b12", "d4s19", "c12q19"]);
+    assert_eq!(s, Situation::Win);
+    assert_eq!(out, vec![mv("e4f4")]);
+}
+
+#[test]
+fn blocks_a_single_threat_with_every_move() {
+    // White has an open four on the 10th row (f10..i10): its threat roads are d..i, e..j
+    // and f..k, so Black needs both stones, and exactly three pairs touch all three.
+    let (s, out, b) = gen(&["a1", "f10g10", "s1s2", "h10i10"]);
+    assert_eq!(s, Situation::Defend);
+    assert_eq!(out.len(), 3, "{out:?}");
+    for m in &out {
+        let mut b2 = b.clone();
+        for &c in m.stones() {
+            b2.play(c);
+        }
+        assert_eq!(b2.threat_count(Colour::White), 0, "{m:?} leaves a threat");
+    }
+    for m in ["e10j10", "d10j10", "e10k10"] {
+        assert!(out.contains(&mv(m)), "{m} missing");
+    }
+}
+
+#[test]
+fn two_threats_need_both_stones() {
+    // White fours c-f on rows 5 and 15, each closed on the left by a black stone: each has
+    // one threat road (c..h) and Black must put one stone on each.
+    let (s, out, b) = gen(&["a1", "c5d5", "b5b15", "e5f5", "s5s7", "c15d15", "s9s11", "e15f15"]);
+    assert_eq!(s, Situation::Defend);
+    for m in &out {
+        let mut b2 = b.clone();
+        m.stones().iter().for_each(|&c| b2.play(c));
+        assert_eq!(b2.threat_count(Colour::White), 0);
+    }
+    // g5 or h5, times g15 or h15: 4 pairs.
+    assert_eq!(out.len(), 4, "{out:?}");
+    assert!(out.contains(&mv("g5h15")));
+}
+
+#[test]
+fn three_separate_threats_are_lost() {
+    // White owns three separate fours on rows 5, 10 and 15: Black cannot touch them all.
+    let (s, out, _) = gen(&[
+        "a1", "c5d5", "s1s3", "e5f5", "s5s7", "c10d10", "s9s11", "e10f10", "s13s15", "c15d15", "s17s19", "e15f15",
+    ]);
+    assert_eq!(s, Situation::Lost);
+    assert_eq!(out.len(), 1);
+}
+
+#[test]
+fn quiet_moves_are_distinct_pairs() {
+    let (s, out, _) = gen(&["j10", "k11k9"]);
+    assert_eq!(s, Situation::Quiet);
+    assert_eq!(out.len(), MoveGenConfig::default().width);
+    let set: std::collections::HashSet<_> = out.iter().collect();
+    assert_eq!(set.len(), out.len());
+    assert!(out.iter().all(|m| m.stones().len() == 2));
+}
+
+#[test]
+fn blocks_needed_counts_hitting_sets() {
+    let b = board_from_record_moves(Rules::CONNECT6, &["a1", "c5d5", "s1s3", "e5f5"]).unwrap();
+    let mut t = ThreatSet::default();
+    t.collect(&b, Colour::White);
+    // An open four (c5..f5 with a5, b5, g5, h5 empty) needs two stones.
+    assert_eq!(t.len(), 3);
+    assert_eq!(t.blocks_needed(2), 2);
+    assert_eq!(t.blocks_needed(1), 2, "capped at cap + 1");
+    t.collect(&b, Colour::Black);
+    assert_eq!(t.blocks_needed(2), 0);
+    // Closed on the left (b5 black), the four has one threat road: one stone blocks it.
+    let b = board_from_record_moves(Rules::CONNECT6, &["a1", "c5d5", "b5s2", "e5f5"]).unwrap();
+    t.collect(&b, Colour::White);
+    assert_eq!((t.len(), t.blocks_needed(2)), (1, 1));
+}
+
+#[test]
+fn move_order_weights_steer_the_cheap_score() {
+    use crate::games::connect::eval::roads::CONNECT6_ROADS;
+    let b = board_from_record_moves(Rules::CONNECT6, &["j10", "k11k9", "j11j9"]).unwrap();
+    let defaults = CONNECT6_ROADS.defaults();
+    assert_eq!(MoveScoring::from_weights(&defaults, 6), MoveScoring::defaults(6));
+    let plain = MoveGen::new(MoveGenConfig::default(), &b);
+    // j12 extends Black's j-column three and White, to move, scores it as a block.
+    let c = b.cell(9, 11);
+    let mut values = defaults.values().to_vec();
+    values[CONNECT6_ROADS.index_of("move_block3").unwrap()] = 400;
+    let tuned = Weights::from_values(&CONNECT6_ROADS, values).unwrap();
+    let scoring = MoveScoring::from_weights(&tuned, 6);
+    assert_eq!((scoring.block[3], scoring.own[6]), (400, MoveScoring::WIN));
+    let steered = MoveGen::with_scoring(MoveGenConfig::default(), scoring, &b);
+    let me = b.to_move();
+    assert!(steered.score_cell(&b, me, c) > plain.score_cell(&b, me, c));
+}
+
+#[test]
+fn keep_best_keeps_the_top() {
+    let mut v = Vec::new();
+    for (s, c) in [(5, 9), (7, 3), (5, 2), (1, 1), (9, 8)] {
+        keep_best(&mut v, 3, s, c);
+    }
+    assert_eq!(v, vec![(9, 8), (7, 3), (5, 2)]);
+}

@@ -1,0 +1,152 @@
+//! Threat roads and the sets of stones that block them.
+
+use super::{Move, MAX_P};
+use crate::games::connect::board::{Board, Cell, Colour};
+
+/// The empty cells of every threat road of one side: what a defender must touch.
+#[derive(Clone, Debug, Default)]
+pub struct ThreatSet {
+    roads: Vec<([Cell; MAX_P], u8)>,
+}
+
+impl ThreatSet {
+    /// Collects the threat roads of `attacker` (cleared first).
+    pub fn collect(&mut self, board: &Board, attacker: Colour) {
+        self.roads.clear();
+        for r in board.threat_roads(attacker) {
+            let mut cells = [0; MAX_P];
+            let mut n = 0;
+            for c in board.empty_cells_of_road(r) {
+                cells[n] = c;
+                n += 1;
+            }
+            self.roads.push((cells, n as u8));
+        }
+    }
+
+    /// The threat roads `attacker` would have after placing `stones` (not yet on the board),
+    /// without playing them: the roads through the stones that they lift to k - p stones.
+    /// Only valid while `attacker` has no threat road yet, as in quiet positions.
+    pub fn collect_after(&mut self, board: &Board, attacker: Colour, stones: &[Cell]) {
+        debug_assert_eq!(board.threat_count(attacker), 0);
+        debug_assert!(stones.len() <= MAX_P);
+        self.roads.clear();
+        let (me, them) = (attacker.index(), attacker.other().index());
+        let level = board.rules().threat_level();
+        let geo = board.geometry();
+        let none: &[u16] = &[];
+        let (ra, rb) = match stones {
+            [a] => (geo.roads_through(*a), none),
+            [a, b] => (geo.roads_through(*a), geo.roads_through(*b)),
+            _ => (none, none),
+        };
+        // Both lists are in increasing road order: one merge finds every road through the
+        // move's stones, and how many of them it holds.
+        let (mut i, mut j) = (0, 0);
+        while i < ra.len() || j < rb.len() {
+            let r = match (ra.get(i), rb.get(j)) {
+                (Some(&x), Some(&y)) => x.min(y),
+                (Some(&x), None) => x,
+                (None, Some(&y)) => y,
+                (None, None) => break,
+            };
+            let mut hits = 0;
+            if ra.get(i) == Some(&r) {
+                hits += 1;
+                i += 1;
+            }
+            if rb.get(j) == Some(&r) {
+                hits += 1;
+                j += 1;
+            }
+            let n = board.road_counts(r as usize);
+            if n[them] != 0 || (n[me] as usize) + hits < level {
+                continue;
+            }
+            let mut empty = [0; MAX_P];
+            let mut len = 0;
+            for &c in geo.road(r as usize) {
+                if board.is_empty_cell(c) && !stones.contains(&c) {
+                    empty[len] = c;
+                    len += 1;
+                }
+            }
+            self.roads.push((empty, len as u8));
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.roads.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.roads.len()
+    }
+
+    /// The first road none of `stones` touches.
+    fn first_unhit(&self, stones: &[Cell]) -> Option<&[Cell]> {
+        self.roads
+            .iter()
+            .map(|(cells, n)| &cells[..*n as usize])
+            .find(|cells| !cells.iter().any(|c| stones.contains(c)))
+    }
+
+    /// The fewest stones that touch every road, or `cap + 1` when more than `cap` are needed.
+    pub fn blocks_needed(&self, cap: usize) -> usize {
+        let mut chosen = Vec::with_capacity(cap);
+        (0..=cap).find(|&budget| self.can_block(&mut chosen, budget)).unwrap_or(cap + 1)
+    }
+
+    fn can_block(&self, chosen: &mut Vec<Cell>, budget: usize) -> bool {
+        let Some(road) = self.first_unhit(chosen) else { return true };
+        if chosen.len() == budget {
+            return false;
+        }
+        for &c in road {
+            chosen.push(c);
+            let ok = self.can_block(chosen, budget);
+            chosen.pop();
+            if ok {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Every set of at most `budget` stones that touches every road, each stone touching a road
+    /// the others miss (minimal sets; a stone left over is free). Sorted, no duplicates.
+    pub fn blocking_sets(&self, budget: usize, out: &mut Vec<Move>) {
+        out.clear();
+        let mut chosen = Vec::with_capacity(budget);
+        self.enumerate(&mut chosen, budget, out);
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    fn enumerate(&self, chosen: &mut Vec<Cell>, budget: usize, out: &mut Vec<Move>) {
+        let Some(road) = self.first_unhit(chosen) else {
+            // Keep the set only if no stone in it is redundant.
+            let minimal = (0..chosen.len()).all(|skip| {
+                let rest: Vec<Cell> = chosen.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, &c)| c).collect();
+                self.first_unhit(&rest).is_some()
+            });
+            if minimal {
+                out.push(Move::from_stones(chosen));
+            }
+            return;
+        };
+        if chosen.len() == budget {
+            return;
+        }
+        for &c in road {
+            chosen.push(c);
+            self.enumerate(chosen, budget, out);
+            chosen.pop();
+        }
+    }
+
+    /// How many roads each cell touches, for the best try in a lost position.
+    pub(super) fn hits(&self, c: Cell) -> usize {
+        self.roads.iter().filter(|(cells, n)| cells[..*n as usize].contains(&c)).count()
+    }
+}

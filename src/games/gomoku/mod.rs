@@ -1,0 +1,372 @@
+//! Freestyle Gomoku: Connect(15,15,5,1,1), Black first, one stone a turn, five or more in a
+//! row wins (an overline wins too, as seed 001 plays it); a full board is a draw.
+//!
+//! The game shares the Connect board, notation, threat roads and threat-space search (here:
+//! victory by continuous fours) with Connect6. Its own parts: the position keeps the 6-cell
+//! windows of seed 001's evaluation incrementally ([`GomokuBoard`]), the default evaluation is
+//! that [`tuple6`] table, the move generator answers the opponent's threes ([`movegen`]), and
+//! the engine speaks Gomocup's `pbrain` protocol ([`pbrain`]).
+//!
+//! ```
+//! use evotune::core::game::{Game, Position, Status};
+//! use evotune::games::gomoku::Gomoku;
+//! let pos = Gomoku.replay(&["h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9", "l8"]).unwrap();
+//! assert!(matches!(pos.status(), Status::Won { reason: "five", .. }));
+//! ```
+
+pub mod movegen;
+pub mod pbrain;
+pub mod tuple6;
+
+use std::io::{BufRead, Write};
+
+use rand_chacha::ChaCha8Rng;
+
+use crate::arena::openings::{OpeningConfig, OpeningMaker};
+use crate::core::game::{Evaluate, Evaluation, Game, MoveOf, Position, Side, Status};
+use crate::core::settings::EngineSettings;
+use crate::core::weights::{Schema, Weights};
+use crate::games::connect::board::{Board, Cell, Rules};
+use crate::games::connect::eval::{Evaluator, GOMOKU_PATTERNS, GOMOKU_ROADS};
+use crate::games::connect::game::{legal_moves, parse, side_of, ConnectGame, ConnectPosition};
+use crate::games::connect::movegen::Move;
+use crate::games::connect::notation::{board_from_record_moves, move_to_record, play_move};
+use crate::games::connect::openings::{canonical, stones_in_turns, ConnectOpenings};
+use crate::games::connect::search::{self as connect_search, ConnectGen};
+use crate::games::{Frontend, ProtocolOptions};
+use crate::search::{Clock, Engine, Exact, Root, Searchable};
+use tuple6::{Tuple6Eval, WindowCounts, GOMOKU_TUPLE6};
+
+/// Freestyle Gomoku.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Gomoku;
+
+/// A Gomoku position: the board, and the codes of seed 001's 6-cell windows kept with it.
+#[derive(Clone, Debug)]
+pub struct GomokuBoard {
+    board: Board,
+    windows: WindowCounts,
+}
+
+impl GomokuBoard {
+    /// The empty board.
+    pub fn new() -> GomokuBoard {
+        GomokuBoard { board: Board::new(Rules::GOMOKU), windows: WindowCounts::new(Rules::GOMOKU) }
+    }
+
+    /// The position of a board.
+    pub fn from_board(board: Board) -> GomokuBoard {
+        assert_eq!(board.rules(), Rules::GOMOKU, "a Gomoku board");
+        let windows = WindowCounts::of_board(&board);
+        GomokuBoard { board, windows }
+    }
+
+    /// The 6-cell windows' classes.
+    pub fn windows(&self) -> &WindowCounts {
+        &self.windows
+    }
+
+    pub fn into_board(self) -> Board {
+        self.board
+    }
+
+    /// Plays a whole move with the checks of [`play_move`]; on an error nothing changes.
+    pub fn play_checked(&mut self, stones: &[Cell]) -> Result<(), String> {
+        let before = self.board.stone_count();
+        play_move(&mut self.board, stones)?;
+        for &c in &self.board.history()[before..] {
+            let colour = self.board.stone(c).expect("a placed stone");
+            self.windows.add(c, colour);
+        }
+        Ok(())
+    }
+}
+
+impl Default for GomokuBoard {
+    fn default() -> Self {
+        GomokuBoard::new()
+    }
+}
+
+impl ConnectPosition for GomokuBoard {
+    #[inline]
+    fn board(&self) -> &Board {
+        &self.board
+    }
+
+    #[inline]
+    fn place(&mut self, c: Cell) {
+        let colour = self.board.to_move();
+        self.board.play(c);
+        self.windows.add(c, colour);
+    }
+
+    #[inline]
+    fn unplace(&mut self) {
+        let c = *self.board.history().last().expect("a stone to take back");
+        let colour = self.board.stone(c).expect("an occupied cell");
+        self.windows.remove(c, colour);
+        self.board.undo();
+    }
+}
+
+impl Position for GomokuBoard {
+    type Move = Move;
+    type Undo = usize;
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        side_of(self.board.to_move())
+    }
+
+    fn status(&self) -> Status {
+        self.board.status()
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.board.hash()
+    }
+
+    #[inline]
+    fn play(&mut self, m: Move) -> usize {
+        let mut placed = 0;
+        for &c in m.stones() {
+            self.place(c);
+            placed += 1;
+            if self.board.winner().is_some() {
+                break;
+            }
+        }
+        placed
+    }
+
+    #[inline]
+    fn undo(&mut self, placed: usize) {
+        for _ in 0..placed {
+            self.unplace();
+        }
+    }
+}
+
+/// Gomoku's evaluations, the default first.
+pub static GOMOKU_EVALUATIONS: [Evaluation; 3] = [
+    Evaluation {
+        name: "tuple6",
+        schema: &GOMOKU_TUPLE6,
+        doc: "seed 001's 6-cell window table (16 types), incremental",
+        tunable: true,
+    },
+    Evaluation {
+        name: "roads",
+        schema: &GOMOKU_ROADS,
+        doc: "road evaluation over 5-cell windows, incremental",
+        tunable: true,
+    },
+    Evaluation { name: "patterns", schema: &GOMOKU_PATTERNS, doc: "pattern (棋型) evaluation", tunable: true },
+];
+
+impl ConnectGame for Gomoku {
+    const RULES: Rules = Rules::GOMOKU;
+    const ROADS: &'static Schema = &GOMOKU_ROADS;
+}
+
+impl Game for Gomoku {
+    type Position = GomokuBoard;
+    const NAME: &'static str = "gomoku";
+    const TITLE: &'static str = "Gomoku";
+
+    fn start(&self) -> GomokuBoard {
+        GomokuBoard::new()
+    }
+
+    fn legal_moves(&self, pos: &GomokuBoard, out: &mut Vec<MoveOf<Self>>) {
+        legal_moves(&pos.board, out)
+    }
+
+    fn parse_move(&self, _pos: &GomokuBoard, text: &str) -> Result<Move, String> {
+        parse(Rules::GOMOKU, text)
+    }
+
+    fn format_move(&self, _pos: &GomokuBoard, m: Move) -> String {
+        move_to_record(Rules::GOMOKU, m.stones())
+    }
+
+    fn play_checked(&self, pos: &mut GomokuBoard, m: Move) -> Result<(), String> {
+        pos.play_checked(m.stones())
+    }
+
+    fn at_move_boundary(&self, pos: &GomokuBoard) -> bool {
+        !pos.board.is_over()
+    }
+
+    fn evaluations(&self) -> &'static [Evaluation] {
+        &GOMOKU_EVALUATIONS
+    }
+
+    fn replay<S: AsRef<str>>(&self, moves: &[S]) -> Result<GomokuBoard, String> {
+        board_from_record_moves(Rules::GOMOKU, moves).map(GomokuBoard::from_board).map_err(|e| e.to_string())
+    }
+}
+
+/// A Gomoku player's evaluation.
+#[derive(Clone, Debug)]
+pub enum GomokuEval {
+    Tuple6(Tuple6Eval),
+    /// The road and pattern evaluations of the Connect board.
+    Board(Evaluator),
+}
+
+impl Evaluate<GomokuBoard> for GomokuEval {
+    #[inline]
+    fn evaluate(&self, pos: &GomokuBoard) -> i32 {
+        match self {
+            GomokuEval::Tuple6(e) => e.evaluate(pos),
+            GomokuEval::Board(e) => e.evaluate(&pos.board),
+        }
+    }
+}
+
+impl Searchable for Gomoku {
+    type Eval = GomokuEval;
+    type Gen = ConnectGen;
+
+    fn evaluator(&self, eval: &str, weights: &Weights) -> GomokuEval {
+        assert_eq!(weights.schema().game, Self::NAME, "a table of another game");
+        match eval {
+            "tuple6" => GomokuEval::Tuple6(Tuple6Eval::new(weights)),
+            other => GomokuEval::Board(Evaluator::new(other, weights)),
+        }
+    }
+
+    fn generator(&self, settings: &EngineSettings, weights: &Weights) -> ConnectGen {
+        ConnectGen::new(Rules::GOMOKU, settings, weights)
+    }
+
+    fn history_size(&self) -> usize {
+        Rules::GOMOKU.cells()
+    }
+
+    #[inline]
+    fn node_entry(
+        gen: &mut ConnectGen,
+        eval: &GomokuEval,
+        pos: &GomokuBoard,
+        depth: i32,
+        ply: usize,
+    ) -> Result<(), i32> {
+        gen.node_entry(eval, pos, depth, ply)
+    }
+
+    #[inline]
+    fn generate(gen: &mut ConnectGen, pos: &GomokuBoard, depth: i32, out: &mut Vec<Move>) {
+        movegen::generate(gen, &pos.board, depth, out);
+    }
+
+    fn root(gen: &mut ConnectGen, pos: &GomokuBoard, out: &mut Vec<Move>) -> Root {
+        movegen::root(gen, &pos.board, out)
+    }
+
+    #[inline]
+    fn playable(pos: &GomokuBoard, m: Move) -> bool {
+        connect_search::playable(&pos.board, m)
+    }
+
+    fn prove_win(
+        gen: &mut ConnectGen,
+        clock: &mut Clock,
+        pos: &mut GomokuBoard,
+        settings: &EngineSettings,
+    ) -> Option<(Move, i32)> {
+        connect_search::prove_win(gen, clock, pos, settings)
+    }
+
+    fn has_proven_win(
+        gen: &mut ConnectGen,
+        clock: &mut Clock,
+        pos: &mut GomokuBoard,
+        settings: &EngineSettings,
+    ) -> bool {
+        gen.vcdt(clock, pos, settings.vcdt_depth, settings.vcdt_nodes).is_some()
+    }
+
+    fn exact(gen: &mut ConnectGen, pos: &GomokuBoard) -> Option<Exact> {
+        gen.exact(&pos.board)
+    }
+
+    fn playout(gen: &mut ConnectGen, eval: &GomokuEval, pos: &mut GomokuBoard, rng: &mut ChaCha8Rng) -> f64 {
+        gen.playout(eval, pos, rng)
+    }
+}
+
+/// Gomoku's middle-game positions searched by `bench` (record notation from the empty
+/// board): from self-play games of the default engine at depth 3 from generated openings
+/// (moves 12 to 16), no four on the board and no forced win found for the side to move by a
+/// depth-4 search with continuous fours 6 deep; Black and White to move.
+pub const GOMOKU_BENCH: &[&str] = &[
+    "j8 i10 h10 i9 i11 g9 j10 h9 f9 k9 j9 j11 g8 k12 l13",
+    "i7 g6 k5 j6 k7 j7 j8 h6 i6 i8 k6 k4",
+    "i7 g6 k5 j6 k7 j7 j8 h6 i6 i8 k6 k4 l6 i9 j4",
+    "k6 k7 i4 l6 j5 l7 j7 j8 m5 h10 i9 l5 l8",
+    "h8 j9 f6 j8 g7 i9 h9 h10 k7 g11 f12 j10 j7 j12 j11",
+    "e6 g5 g6 h6 f5 f4 e3 e4 g4 h3 h5 i4 d7 c8 i6 f3",
+    "f6 f5 e7 g6 g5 d8 h7 d7 h4 i3 h6 h5",
+    "j10 k8 l10 l9 j8 k9 k10 m10 i10 h10 j7 n11 o12 j9 m9",
+];
+
+impl Frontend for Gomoku {
+    fn board_size(&self) -> (usize, usize) {
+        (Rules::GOMOKU.width as usize, Rules::GOMOKU.height as usize)
+    }
+
+    fn stones_in_turns(&self, turns: usize) -> usize {
+        stones_in_turns(Rules::GOMOKU, turns)
+    }
+
+    fn symmetric_key(&self, pos: &GomokuBoard) -> Vec<u32> {
+        canonical(&pos.board)
+    }
+
+    fn opening_maker(&self, config: &OpeningConfig) -> Box<dyn OpeningMaker> {
+        Box::new(ConnectOpenings::new(Rules::GOMOKU, Self::ROADS, config))
+    }
+
+    fn bench_positions(&self) -> &'static [&'static str] {
+        GOMOKU_BENCH
+    }
+
+    fn play_protocol(
+        &self,
+        engine: &mut Engine<Self>,
+        options: &ProtocolOptions,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        pbrain::run(engine, options, input, out, err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::game::split_moves;
+    use crate::core::limits::Limits;
+    use crate::search::MATE_BOUND;
+
+    #[test]
+    fn bench_positions_are_quiet_middle_games() {
+        let mut e = Engine::<Gomoku>::new(EngineSettings::default(), &GOMOKU_TUPLE6.defaults());
+        let mut sides = [0, 0];
+        for text in GOMOKU_BENCH {
+            let mut pos = Gomoku.replay(&split_moves(text)).unwrap();
+            let b = pos.board();
+            assert_eq!(b.threat_count(b.to_move()) + b.threat_count(b.to_move().other()), 0, "{text}");
+            sides[b.to_move().index()] += 1;
+            e.new_game(0);
+            let r = e.search(&mut pos, &Limits::depth(4));
+            assert!(r.score.abs() < MATE_BOUND, "{text}: {r:?}");
+        }
+        assert!(sides[0] > 0 && sides[1] > 0);
+    }
+}

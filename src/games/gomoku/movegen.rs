@@ -1,0 +1,84 @@
+//! Gomoku's moves: the Connect generator's (a five when there is one, the blocks of the
+//! opponent's fours, else the best stones near the others by the cheap score), plus the
+//! answers to threes.
+//!
+//! A three is a threat one move deeper than a four: the opponent's next stone would make a
+//! live four (or two fours), which one stone cannot stop. In a quiet position where the
+//! opponent has such a move, the side to move must either stop it or attack with a four of
+//! its own, so only those moves are generated: the opponent's winning cells, the other empty
+//! cells of the opponent's roads those cells would make fours in (the ends of an open three),
+//! and the side to move's fours (and its own winning moves). Elsewhere the quiet moves stand.
+
+use crate::games::connect::board::{Board, Cell};
+use crate::games::connect::movegen::{Move, Situation};
+use crate::games::connect::search::{ConnectGen, THREAT_MOVES};
+use crate::search::{Root, MATE};
+
+/// The moves of an interior node with `depth` turns left, best first.
+pub fn generate(gen: &mut ConnectGen, board: &Board, depth: i32, out: &mut Vec<Move>) -> Situation {
+    let situation = if depth >= 2 {
+        gen.movegen.generate_with_threats(board, THREAT_MOVES, out)
+    } else {
+        gen.movegen.generate(board, out)
+    };
+    if situation == Situation::Quiet {
+        answer_threes(gen, board, out);
+    }
+    situation
+}
+
+/// The moves of the root and what is known before searching.
+pub fn root(gen: &mut ConnectGen, board: &Board, out: &mut Vec<Move>) -> Root {
+    match generate(gen, board, i32::MAX, out) {
+        Situation::Win => Root::Decided(MATE - 1),
+        Situation::Lost => Root::Decided(-(MATE - 2)),
+        Situation::Full => Root::Decided(0),
+        Situation::Defend => Root::Open { quiet: false },
+        Situation::Quiet => Root::Open { quiet: true },
+    }
+}
+
+/// In a quiet position, keeps only the answers to the opponent's threes (see the module
+/// documentation) when it has one; `out` holds the quiet moves, best first.
+fn answer_threes(gen: &mut ConnectGen, board: &Board, out: &mut Vec<Move>) {
+    let me = board.to_move();
+    let them = me.other();
+    let mut theirs = Vec::new();
+    gen.movegen.threat_moves_for(board, them, 2, &mut theirs);
+    if theirs.is_empty() {
+        return;
+    }
+    let level = board.rules().threat_level();
+    let mut answers: Vec<Cell> = Vec::new();
+    let geo = board.geometry();
+    for &(_, m) in &theirs {
+        for &c in m.stones() {
+            answers.push(c);
+            // The roads c would lift to a four: a stone on any of their empty cells takes
+            // that four away.
+            for &r in geo.roads_through(c) {
+                let n = board.road_counts(r as usize);
+                if n[me.index()] == 0 && n[them.index()] as usize + 1 == level {
+                    answers.extend(board.empty_cells_of_road(r as usize).filter(|&e| e != c));
+                }
+            }
+        }
+    }
+    // The side to move's own fours (and wins by a live four) keep the initiative.
+    let mut mine = Vec::new();
+    gen.movegen.threat_moves(board, 1, &mut mine);
+    answers.extend(mine.iter().flat_map(|(_, m)| m.stones().iter().copied()));
+    answers.sort_unstable();
+    answers.dedup();
+    // The quiet moves' order first (double-threat moves, then by the cheap score), then the
+    // answers they did not hold, by the cheap score.
+    out.retain(|m| m.stones().iter().all(|c| answers.binary_search(c).is_ok()));
+    let mut rest: Vec<(i32, Cell)> = answers
+        .iter()
+        .copied()
+        .filter(|&c| !out.iter().any(|m| m.contains(c)))
+        .map(|c| (gen.movegen.score_cell(board, me, c), c))
+        .collect();
+    rest.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+    out.extend(rest.into_iter().map(|(_, c)| Move::single(c)));
+}

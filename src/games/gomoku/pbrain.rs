@@ -1,0 +1,427 @@
+//! The Gomocup `pbrain` protocol (Piskvork and Gomocup managers): one command a line on the
+//! input, one reply a line on the output, flushed at once. Coordinates are `x,y`, 0-based from
+//! the top-left corner.
+//!
+//! | manager sends | engine does |
+//! |---|---|
+//! | `START n` | `OK` when it plays an n x n board (15 here), else `ERROR ...` |
+//! | `RESTART` | a new game; `OK` |
+//! | `BEGIN` | plays the first move of a new game: `x,y` |
+//! | `TURN x,y` | the opponent's stone; the engine answers with its own: `x,y` |
+//! | `BOARD`, lines `x,y,f`, `DONE` | a position (f = 1 own stone, 2 the opponent's; the continuous games' 3 is refused); the engine moves: `x,y` |
+//! | `TAKEBACK x,y` | takes the last stone (at x,y) back; `OK` |
+//! | `INFO key value` | `timeout_turn`, `time_left` (ms) cap the time of each move; `rule` 1 (exactly five) is refused with a `MESSAGE` (this engine plays freestyle); other keys are read and ignored; no reply |
+//! | `ABOUT` | `name="...", version="...", author="...", country="..."` |
+//! | `END` | exits |
+//!
+//! A bad line gets one `ERROR <reason>` (an unknown command: `UNKNOWN <reason>`) and changes
+//! nothing; the engine never prints a move for a position that is over. Comments for people
+//! (`verbose` search statistics, the end of a game) are `MESSAGE` / `DEBUG` lines, which
+//! managers show and otherwise ignore. End of input exits cleanly.
+
+use std::io::{BufRead, Write};
+
+use crate::core::game::Position;
+use crate::core::limits::Limits;
+use crate::games::connect::board::{Cell, Colour, Rules};
+use crate::games::connect::game::ConnectPosition;
+use crate::games::connect::movegen::Move;
+use crate::games::gomoku::{Gomoku, GomokuBoard};
+use crate::games::ProtocolOptions;
+use crate::search::Engine;
+
+/// The board side this engine plays.
+const SIZE: usize = Rules::GOMOKU.width as usize;
+/// Milliseconds kept back from each move's time for reading, writing and the manager.
+const TIME_MARGIN_MS: u64 = 50;
+
+/// Runs the protocol until `END` or the end of the input, both `Ok`. Errors are only those of
+/// reading the input or writing the replies.
+pub fn run<R: BufRead, W: Write, E: Write>(
+    engine: &mut Engine<Gomoku>,
+    options: &ProtocolOptions,
+    mut input: R,
+    mut out: W,
+    _err: E,
+) -> std::io::Result<()> {
+    let mut s =
+        Session { engine, options, board: GomokuBoard::new(), started: false, turn_ms: None, left_ms: None, games: 0 };
+    let mut raw = Vec::new();
+    loop {
+        raw.clear();
+        if input.read_until(b'\n', &mut raw)? == 0 {
+            return Ok(());
+        }
+        let line = String::from_utf8_lossy(&raw);
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let command = words.next().unwrap_or("").to_ascii_uppercase();
+        let rest: Vec<&str> = words.collect();
+        let reply = match command.as_str() {
+            "END" => return Ok(()),
+            "START" => s.start(&rest),
+            "RESTART" => s.restart(&rest),
+            "BEGIN" => s.begin(&rest),
+            "TURN" => s.turn(&rest),
+            "BOARD" => s.board(&rest, &mut input)?,
+            "TAKEBACK" => s.takeback(&rest),
+            "INFO" => s.info(&rest),
+            "ABOUT" => Reply::Lines(vec![format!(
+                "name=\"{}\", version=\"{}\", author=\"evotune\", country=\"-\"",
+                s.options.name,
+                env!("CARGO_PKG_VERSION")
+            )]),
+            _ => Reply::Unknown(format!("command `{}` is not understood", clip(line))),
+        };
+        match reply {
+            Reply::None => {}
+            Reply::Lines(lines) => {
+                for l in lines {
+                    writeln!(out, "{l}")?;
+                }
+            }
+            Reply::Error(why) => writeln!(out, "ERROR {}", one_line(&why))?,
+            Reply::Unknown(why) => writeln!(out, "UNKNOWN {}", one_line(&why))?,
+        }
+        out.flush()?;
+    }
+}
+
+/// What a command answers.
+enum Reply {
+    None,
+    Lines(Vec<String>),
+    Error(String),
+    Unknown(String),
+}
+
+struct Session<'a> {
+    engine: &'a mut Engine<Gomoku>,
+    options: &'a ProtocolOptions,
+    board: GomokuBoard,
+    /// `START` was received.
+    started: bool,
+    /// `INFO timeout_turn` and `INFO time_left`, in ms.
+    turn_ms: Option<u64>,
+    left_ms: Option<u64>,
+    /// Games begun, for the engine's seed.
+    games: u64,
+}
+
+impl Session<'_> {
+    fn start(&mut self, args: &[&str]) -> Reply {
+        match args {
+            [n] => match n.parse::<usize>() {
+                Ok(n) if n == SIZE => {
+                    self.started = true;
+                    self.new_game();
+                    Reply::Lines(vec!["OK".into()])
+                }
+                Ok(n) => Reply::Error(format!("unsupported size {n}: this engine plays {SIZE}x{SIZE}")),
+                Err(_) => Reply::Error(format!("`START {}`: expected a board size", clip(n))),
+            },
+            _ => Reply::Error("expected `START n`".into()),
+        }
+    }
+
+    fn restart(&mut self, args: &[&str]) -> Reply {
+        if !args.is_empty() {
+            return Reply::Error("`RESTART` takes no argument".into());
+        }
+        if let Err(e) = self.need_start() {
+            return Reply::Error(e);
+        }
+        self.new_game();
+        Reply::Lines(vec!["OK".into()])
+    }
+
+    fn new_game(&mut self) {
+        self.board = GomokuBoard::new();
+        self.games += 1;
+        self.engine.new_game(self.games);
+    }
+
+    fn need_start(&self) -> Result<(), String> {
+        if self.started {
+            Ok(())
+        } else {
+            Err("no `START` yet".into())
+        }
+    }
+
+    fn begin(&mut self, args: &[&str]) -> Reply {
+        if !args.is_empty() {
+            return Reply::Error("`BEGIN` takes no argument".into());
+        }
+        if let Err(e) = self.need_start() {
+            return Reply::Error(e);
+        }
+        if self.board.board().stone_count() > 0 {
+            return Reply::Error("`BEGIN` starts a game, but stones are on the board; send `RESTART` first".into());
+        }
+        self.engine_move()
+    }
+
+    fn turn(&mut self, args: &[&str]) -> Reply {
+        if let Err(e) = self.need_start() {
+            return Reply::Error(e);
+        }
+        let c = match args {
+            [xy] => match parse_xy(xy) {
+                Ok(c) => c,
+                Err(e) => return Reply::Error(e),
+            },
+            _ => return Reply::Error("expected `TURN x,y`".into()),
+        };
+        if let Err(e) = self.playable() {
+            return Reply::Error(e);
+        }
+        if let Err(e) = self.board.play_checked(&[c]) {
+            return Reply::Error(format!("{}: {e}", clip(args[0])));
+        }
+        if self.board.status().is_over() {
+            return Reply::Lines(vec![format!("MESSAGE {}", self.over())]);
+        }
+        self.engine_move()
+    }
+
+    /// `BOARD`: reads lines up to `DONE`, then moves. The stones go down in turns, alternating:
+    /// the engine moves next, so it is the first player when both sides have as many stones
+    /// and the second when the opponent has one more. (The order of a side's stones does not
+    /// change a freestyle position.)
+    fn board<R: BufRead>(&mut self, args: &[&str], input: &mut R) -> std::io::Result<Reply> {
+        let mut own = Vec::new();
+        let mut theirs = Vec::new();
+        let mut bad: Option<String> = None;
+        let mut raw = Vec::new();
+        loop {
+            raw.clear();
+            if input.read_until(b'\n', &mut raw)? == 0 {
+                bad.get_or_insert_with(|| "the input ended before `DONE`".into());
+                break;
+            }
+            let line = String::from_utf8_lossy(&raw);
+            let line = line.trim();
+            if line.eq_ignore_ascii_case("DONE") {
+                break;
+            }
+            if line.is_empty() {
+                continue;
+            }
+            let parts: Vec<&str> = line.split(',').map(str::trim).collect();
+            match parts[..] {
+                [x, y, f] => match (parse_xy(&format!("{x},{y}")), f) {
+                    (Ok(c), "1") => own.push(c),
+                    (Ok(c), "2") => theirs.push(c),
+                    (Err(e), _) => {
+                        bad.get_or_insert(e);
+                    }
+                    (Ok(_), other) => {
+                        bad.get_or_insert(format!("`{}`: the field is 1 (own) or 2 (opponent)", clip(other)));
+                    }
+                },
+                _ => {
+                    bad.get_or_insert(format!("`{}`: expected x,y,field", clip(line)));
+                }
+            }
+        }
+        if !args.is_empty() {
+            return Ok(Reply::Error("`BOARD` takes no argument".into()));
+        }
+        if let Err(e) = self.need_start() {
+            return Ok(Reply::Error(e));
+        }
+        if let Some(e) = bad {
+            return Ok(Reply::Error(e));
+        }
+        // The engine moves next: with as many stones as the opponent it is the first player.
+        let (first, second) = if own.len() == theirs.len() {
+            (&own, &theirs)
+        } else if theirs.len() == own.len() + 1 {
+            (&theirs, &own)
+        } else {
+            return Ok(Reply::Error(format!(
+                "{} own and {} opponent stones: the engine's turn needs as many, or one more of the opponent's",
+                own.len(),
+                theirs.len()
+            )));
+        };
+        let mut stones = Vec::with_capacity(own.len() + theirs.len());
+        for i in 0..first.len().max(second.len()) {
+            stones.extend(first.get(i));
+            stones.extend(second.get(i));
+        }
+        let mut board = GomokuBoard::new();
+        for &c in &stones {
+            if board.status().is_over() {
+                return Ok(Reply::Error("the position holds a five already".into()));
+            }
+            if let Err(e) = board.play_checked(&[c]) {
+                let (x, y) = xy_of(c);
+                return Ok(Reply::Error(format!("{x},{y}: {e}")));
+            }
+        }
+        self.new_game();
+        self.board = board;
+        if self.board.status().is_over() {
+            return Ok(Reply::Error(format!("the game is over ({})", self.over())));
+        }
+        Ok(self.engine_move())
+    }
+
+    fn takeback(&mut self, args: &[&str]) -> Reply {
+        if let Err(e) = self.need_start() {
+            return Reply::Error(e);
+        }
+        let c = match args {
+            [xy] => match parse_xy(xy) {
+                Ok(c) => c,
+                Err(e) => return Reply::Error(e),
+            },
+            _ => return Reply::Error("expected `TAKEBACK x,y`".into()),
+        };
+        if self.board.board().history().last() != Some(&c) {
+            return Reply::Error(format!("{}: not the last stone played", clip(args[0])));
+        }
+        self.board.unplace();
+        Reply::Lines(vec!["OK".into()])
+    }
+
+    fn info(&mut self, args: &[&str]) -> Reply {
+        let [key, value, ..] = args else {
+            return Reply::Error("expected `INFO key value`".into());
+        };
+        let number = || value.parse::<u64>().map_err(|_| format!("INFO {key}: `{}` is not a number", clip(value)));
+        match key.to_ascii_lowercase().as_str() {
+            "timeout_turn" => match number() {
+                Ok(v) => self.turn_ms = (v > 0).then_some(v),
+                Err(e) => return Reply::Error(e),
+            },
+            "time_left" => match number() {
+                Ok(v) => self.left_ms = Some(v),
+                Err(e) => return Reply::Error(e),
+            },
+            "rule" => match number() {
+                Ok(v) if v & 1 == 1 => {
+                    return Reply::Lines(vec!["MESSAGE rule exactly-five is not supported; playing freestyle".into()])
+                }
+                Ok(_) => {}
+                Err(e) => return Reply::Error(e),
+            },
+            // timeout_match, max_memory, game_type, evaluate, folder: nothing to do.
+            _ => {}
+        }
+        Reply::None
+    }
+
+    fn playable(&self) -> Result<(), String> {
+        if self.board.status().is_over() {
+            return Err(format!("the game is over ({})", self.over()));
+        }
+        Ok(())
+    }
+
+    fn over(&self) -> String {
+        let b = self.board.board();
+        match b.winner() {
+            Some(Colour::Black) => "black has five".into(),
+            Some(Colour::White) => "white has five".into(),
+            None => "the board is full".into(),
+        }
+    }
+
+    /// The limits of the next search: the session's, with the time capped by the manager's
+    /// turn and match clocks.
+    fn limits(&self) -> Limits {
+        let mut limits = self.options.limits;
+        let left = self.left_ms.map(|l| l / 10);
+        let budget = match (self.turn_ms, left) {
+            (Some(t), Some(l)) => Some(t.min(l)),
+            (t, l) => t.or(l),
+        };
+        if let Some(b) = budget {
+            let t = b.saturating_sub(TIME_MARGIN_MS).max(1);
+            limits.time_ms = Some(limits.time_ms.map_or(t, |own| own.min(t)));
+        }
+        limits
+    }
+
+    /// Searches, plays and prints the engine's move.
+    fn engine_move(&mut self) -> Reply {
+        let limits = self.limits();
+        let r = self.engine.search(&mut self.board, &limits);
+        let stone = match r.best.stones() {
+            [c] => *c,
+            _ => return Reply::Error("no legal move".into()),
+        };
+        // The engine's move goes through the same checks as the opponent's.
+        if let Err(e) = self.board.play_checked(&[stone]) {
+            return Reply::Error(format!("the engine chose an illegal move: {e}"));
+        }
+        let (x, y) = xy_of(stone);
+        let mut lines = Vec::new();
+        if self.options.verbose {
+            lines.push(format!(
+                "MESSAGE depth {} score {} nodes {} ms {}",
+                r.depth,
+                r.score,
+                r.nodes,
+                r.elapsed.as_millis()
+            ));
+        }
+        lines.push(format!("{x},{y}"));
+        lines.into()
+    }
+}
+
+impl From<Vec<String>> for Reply {
+    fn from(lines: Vec<String>) -> Reply {
+        Reply::Lines(lines)
+    }
+}
+
+/// The cell of `x,y` (from the top-left), or why not.
+fn parse_xy(text: &str) -> Result<Cell, String> {
+    let bad = || format!("`{}`: expected x,y with 0 <= x, y < {SIZE}", clip(text));
+    let (x, y) = text.split_once(',').ok_or_else(bad)?;
+    let x: usize = x.trim().parse().map_err(|_| bad())?;
+    let y: usize = y.trim().parse().map_err(|_| bad())?;
+    if x >= SIZE || y >= SIZE {
+        return Err(bad());
+    }
+    Ok((x + (SIZE - 1 - y) * SIZE) as Cell)
+}
+
+/// `x,y` (from the top-left) of a cell.
+fn xy_of(c: Cell) -> (usize, usize) {
+    let (x, y) = (c as usize % SIZE, c as usize / SIZE);
+    (x, SIZE - 1 - y)
+}
+
+/// A move of `x,y`, for tests.
+pub fn move_at(x: usize, y: usize) -> Move {
+    Move::single((x + (SIZE - 1 - y) * SIZE) as Cell)
+}
+
+/// Input echoed in a reply, cut short.
+fn clip(text: &str) -> String {
+    const MAX: usize = 64;
+    if text.chars().count() <= MAX {
+        text.to_string()
+    } else {
+        let mut s: String = text.chars().take(MAX).collect();
+        s.push_str("...");
+        s
+    }
+}
+
+/// A reason that fits on one line whatever input it quotes.
+fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,67 @@
+//! The games evotune tunes, one folder each, and what a game folder implements to join the
+//! registry ([`crate::registry`]): [`crate::core::game::Game`] (rules and notation),
+//! [`crate::search::Searchable`] (evaluation, move generator, search hooks) and [`Frontend`]
+//! (openings, bench positions, engine protocol).
+
+pub mod connect;
+pub mod gomoku;
+
+use std::io::{BufRead, Write};
+
+use crate::arena::openings::{OpeningConfig, OpeningMaker};
+use crate::core::limits::Limits;
+use crate::search::{Engine, Searchable};
+
+/// How a protocol front end talks (each game's protocol reads what applies to it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProtocolOptions {
+    /// The engine's name (`name?`, `ABOUT`).
+    pub name: String,
+    /// Limits of every search (a protocol may change them: `depth d`, `INFO timeout_turn`).
+    pub limits: Limits,
+    /// Connect6: rows counted from the top (`'S'-y`) in both directions.
+    pub flip_rows: bool,
+    /// Write error lines on the error stream instead of the output.
+    pub errors_to_stderr: bool,
+    /// Connect6: write a one-stone move as `JJ@@` rather than `JJ`.
+    pub pad_single: bool,
+    /// After each search, a comment with depth, score, nodes, time and PV.
+    pub verbose: bool,
+}
+
+impl Default for ProtocolOptions {
+    fn default() -> Self {
+        ProtocolOptions {
+            name: "evotune".into(),
+            limits: Limits::default(),
+            flip_rows: false,
+            errors_to_stderr: false,
+            pad_single: true,
+            verbose: false,
+        }
+    }
+}
+
+/// What a game offers the arena and the command line beyond its rules and search hooks:
+/// openings, bench positions and its engine protocol.
+pub trait Frontend: Searchable {
+    /// Columns and rows of the board.
+    fn board_size(&self) -> (usize, usize);
+    /// Stones (or pieces moved) in an opening of `turns` turns.
+    fn stones_in_turns(&self, turns: usize) -> usize;
+    /// A key of a position equal for positions equal up to the board's symmetries.
+    fn symmetric_key(&self, pos: &Self::Position) -> Vec<u32>;
+    /// The game's maker of candidate openings.
+    fn opening_maker(&self, config: &OpeningConfig) -> Box<dyn OpeningMaker>;
+    /// Fixed positions (record moves, space-separated) that `evotune bench` searches.
+    fn bench_positions(&self) -> &'static [&'static str];
+    /// Runs the game's engine protocol on `input` until it ends.
+    fn play_protocol(
+        &self,
+        engine: &mut Engine<Self>,
+        options: &ProtocolOptions,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> std::io::Result<()>;
+}

@@ -1,0 +1,307 @@
+//! The games evotune plays: the one list that the GA, the arena's callers, the reproductions
+//! and the commands see. `--game NAME` and `game = "NAME"` resolve here; a new game is a
+//! folder under `games/` implementing [`Frontend`] (with [`Searchable`] and [`Game`]) and one
+//! line in [`GAMES`].
+//!
+//! Behind a [`GameRef`] every game is compiled on its own: playing a game, searching a
+//! position or speaking a protocol calls the game's monomorphised engine.
+
+use std::io::{BufRead, Write};
+
+use anyhow::{bail, Result};
+
+use crate::arena::game::{play_game, GameSettings, Referee};
+use crate::arena::openings::{OpeningConfig, OpeningMaker};
+use crate::arena::player::Player;
+use crate::arena::records::GameRecord;
+use crate::arena::{ArenaGame, OpeningError};
+use crate::core::game::{Evaluation, GameMove, Position, Side, Status};
+use crate::core::limits::Limits;
+use crate::core::weights::Schema;
+use crate::games::connect::Connect6;
+use crate::games::gomoku::Gomoku;
+use crate::games::{Frontend, ProtocolOptions};
+use crate::search::Engine;
+
+/// What one search of a position found, in record notation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Searched {
+    pub best: String,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: std::time::Duration,
+    pub pv: Vec<String>,
+    /// Turns to a forced win (positive) or loss (negative).
+    pub mate_in: Option<i32>,
+}
+
+/// A game as the tuner, the arena and the commands see it: everything they need, without
+/// knowing its types.
+pub trait AnyGame: ArenaGame {
+    /// Its evaluations, the default first.
+    fn evaluations(&self) -> &'static [Evaluation];
+
+    /// Plays one game (see [`play_game`]).
+    fn play_game(
+        &self,
+        first: &Player,
+        second: &Player,
+        opening: &[String],
+        settings: &GameSettings,
+        seed: u64,
+    ) -> GameRecord;
+
+    /// Searches each position given by its moves (record notation) with one engine of
+    /// `player`'s settings, which starts a new game (seed: the position's index) before each.
+    /// An error names the position and says what is wrong with its moves (illegal, the game
+    /// over, a turn half played); nothing is searched then.
+    /// The time of the searches with their new games (the engine's construction left out) is
+    /// returned beside them.
+    fn search_positions(
+        &self,
+        player: &Player,
+        positions: &[Vec<String>],
+        limits: &Limits,
+    ) -> Result<(Vec<Searched>, std::time::Duration), String>;
+
+    /// The positions `evotune bench` searches.
+    fn bench_positions(&self) -> &'static [&'static str];
+
+    /// Speaks the game's engine protocol for `player` until the input ends.
+    fn play_protocol(
+        &self,
+        player: &Player,
+        options: &ProtocolOptions,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> std::io::Result<()>;
+
+    /// A static evaluation of the position after `moves` by `player`'s table, for the side
+    /// to move.
+    fn evaluate_moves(&self, player: &Player, moves: &[String]) -> Result<i32, String>;
+}
+
+/// A game of the registry.
+pub type GameRef = &'static dyn AnyGame;
+
+impl dyn AnyGame {
+    /// The evaluation of this name, or an error listing the game's evaluations.
+    pub fn evaluation(&self, name: &str) -> Result<&'static Evaluation> {
+        match self.evaluations().iter().find(|e| e.name == name) {
+            Some(e) => Ok(e),
+            None => bail!(
+                "{} has no evaluation `{name}`; its evaluations are: {}",
+                self.name(),
+                self.evaluations().iter().map(|e| e.name).collect::<Vec<_>>().join(", ")
+            ),
+        }
+    }
+
+    /// The default evaluation (the first).
+    pub fn default_evaluation(&self) -> &'static Evaluation {
+        &self.evaluations()[0]
+    }
+
+    /// The schema of the evaluation `name`, or of the default one.
+    pub fn schema(&self, eval: Option<&str>) -> Result<&'static Schema> {
+        Ok(match eval {
+            Some(name) => self.evaluation(name)?.schema,
+            None => self.default_evaluation().schema,
+        })
+    }
+
+    /// The game as the arena sees it.
+    pub fn arena(&'static self) -> &'static dyn ArenaGame {
+        self
+    }
+}
+
+/// The adapter that makes a [`Frontend`] game a [`AnyGame`].
+pub struct Registered<G>(pub G);
+
+impl<G: Frontend> ArenaGame for Registered<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn title(&self) -> &'static str {
+        G::TITLE
+    }
+
+    fn board_size(&self) -> (usize, usize) {
+        self.0.board_size()
+    }
+
+    fn stones_in_turns(&self, turns: usize) -> usize {
+        self.0.stones_in_turns(turns)
+    }
+
+    fn opening_key(&self, moves: &[String]) -> Result<Vec<u32>, OpeningError> {
+        let pos = self.0.replay(moves).map_err(OpeningError::Illegal)?;
+        if pos.status().is_over() {
+            return Err(OpeningError::Decided);
+        }
+        if !self.0.at_move_boundary(&pos) {
+            return Err(OpeningError::MidTurn);
+        }
+        Ok(self.0.symmetric_key(&pos))
+    }
+
+    fn opening_maker(&self, config: &OpeningConfig) -> Box<dyn OpeningMaker> {
+        self.0.opening_maker(config)
+    }
+
+    fn movers(&self, moves: &[String]) -> Vec<Side> {
+        let mut pos = self.0.start();
+        let mut sides = Vec::with_capacity(moves.len());
+        for text in moves {
+            sides.push(pos.side_to_move());
+            let played = self.0.parse_move(&pos, text).and_then(|m| self.0.play_checked(&mut pos, m));
+            if played.is_err() {
+                // The rest cannot be replayed: alternate from here.
+                let last = pos.side_to_move();
+                let rest = moves.len() - sides.len();
+                sides.extend((0..rest).map(|i| if i % 2 == 0 { last.other() } else { last }));
+                break;
+            }
+        }
+        sides
+    }
+}
+
+impl<G: Frontend> AnyGame for Registered<G> {
+    fn evaluations(&self) -> &'static [Evaluation] {
+        self.0.evaluations()
+    }
+
+    fn play_game(
+        &self,
+        first: &Player,
+        second: &Player,
+        opening: &[String],
+        settings: &GameSettings,
+        seed: u64,
+    ) -> GameRecord {
+        play_game::<G>(first, second, opening, settings, seed)
+    }
+
+    fn search_positions(
+        &self,
+        player: &Player,
+        positions: &[Vec<String>],
+        limits: &Limits,
+    ) -> Result<(Vec<Searched>, std::time::Duration), String> {
+        let mut boards = Vec::with_capacity(positions.len());
+        for (i, moves) in positions.iter().enumerate() {
+            let at = |e: String| if positions.len() == 1 { e } else { format!("position {}: {e}", i + 1) };
+            let pos = self.0.replay(moves).map_err(at)?;
+            match pos.status() {
+                Status::Won { winner, reason } => {
+                    return Err(at(format!(
+                        "the game is already over (the {} player has won: {reason})",
+                        winner.name()
+                    )))
+                }
+                Status::Draw { reason } => return Err(at(format!("the game is already over (a draw: {reason})"))),
+                Status::Ongoing => {}
+            }
+            if !self.0.at_move_boundary(&pos) {
+                return Err(at("the last move is incomplete".into()));
+            }
+            boards.push(pos);
+        }
+        let mut engine = Engine::<G>::new(player.engine.clone(), &player.weights);
+        let mut out = Vec::with_capacity(boards.len());
+        let start = std::time::Instant::now();
+        for (i, pos) in boards.iter_mut().enumerate() {
+            engine.new_game(i as u64);
+            let r = engine.search(pos, limits);
+            let best = if r.best.is_none() { String::new() } else { self.0.format_move(pos, r.best) };
+            let mut line = Vec::new();
+            let mut undo = Vec::new();
+            for &m in &r.pv {
+                if m.is_none() || pos.status().is_over() || !G::replayable(pos, m) {
+                    break;
+                }
+                line.push(self.0.format_move(pos, m));
+                undo.push(pos.play(m));
+            }
+            while let Some(u) = undo.pop() {
+                pos.undo(u);
+            }
+            out.push(Searched {
+                best,
+                score: r.score,
+                depth: r.depth,
+                nodes: r.nodes,
+                elapsed: r.elapsed,
+                pv: line,
+                mate_in: r.mate_in(),
+            });
+        }
+        Ok((out, start.elapsed()))
+    }
+
+    fn bench_positions(&self) -> &'static [&'static str] {
+        self.0.bench_positions()
+    }
+
+    fn play_protocol(
+        &self,
+        player: &Player,
+        options: &ProtocolOptions,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        let mut engine = Engine::<G>::new(player.engine.clone(), &player.weights);
+        self.0.play_protocol(&mut engine, options, input, out, err)
+    }
+
+    fn evaluate_moves(&self, player: &Player, moves: &[String]) -> Result<i32, String> {
+        let pos = self.0.replay(moves)?;
+        let engine = Engine::<G>::new(player.engine.clone(), &player.weights);
+        Ok(engine.evaluate(&pos))
+    }
+}
+
+/// Connect6, as the registry holds it.
+pub static CONNECT6: &Registered<Connect6> = &Registered(Connect6);
+/// Freestyle Gomoku, as the registry holds it.
+pub static GOMOKU: &Registered<Gomoku> = &Registered(Gomoku);
+
+/// Every game, the default first.
+pub static GAMES: [GameRef; 2] = [CONNECT6, GOMOKU];
+
+/// The default game of every command and config.
+pub const DEFAULT_GAME: &str = "connect6";
+
+/// The game of this name, or an error listing the games.
+pub fn find(name: &str) -> Result<GameRef> {
+    match GAMES.iter().find(|g| g.name() == name) {
+        Some(g) => Ok(*g),
+        None => {
+            bail!("no game `{name}`; the games are: {}", GAMES.iter().map(|g| g.name()).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
+/// The names of the games, for `--help` and messages.
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name()).collect()
+}
+
+/// The referee of real games: each game played by its engines under fixed settings.
+#[derive(Clone, Copy)]
+pub struct EngineReferee {
+    pub game: GameRef,
+    pub settings: GameSettings,
+}
+
+impl Referee for EngineReferee {
+    fn play(&self, first: &Player, second: &Player, opening: &[String], seed: u64) -> GameRecord {
+        self.game.play_game(first, second, opening, &self.settings, seed)
+    }
+}
