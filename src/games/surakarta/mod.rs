@@ -232,10 +232,18 @@ impl Searchable for Surakarta {
     }
 }
 
-/// Positions `evotune bench` searches (record moves from the start): middle games from
-/// self-play of the default engine at depth 3 after random openings, both sides to move,
-/// some with captures available.
-pub const SURAKARTA_BENCH: &[&str] = &[];
+/// Positions `evotune bench` searches (record moves from the start): the first 8 to 14 moves
+/// of self-play games of the default engine at depth 3 after 4 seeded random moves; both
+/// sides to move, most with captures available.
+pub const SURAKARTA_BENCH: &[&str] = &[
+    "a2-b3 d5-d4 d2-e3 d6-d5 f2-f3 d5-c4 e1-d2 b5-b4",
+    "a2-b3 d5-d4 d2-e3 d6-d5 f2-f3 d5-c4 e1-d2 b5-b4 e3-f4 f5-e4 e2xe4 d4xf4",
+    "f2-e3 c5-b4 e2-d3 c6-c5 e1-e2 c5-c4 e3-f3 f5-e4 c2-b3 b4-c3 e2xe4",
+    "e2-e3 d5-d4 a2-b3 d4-c4 c2-d3 c6-d5 b1-c2 c5-d4 b3-c3 c4xc3",
+    "b2-c3 b5-b4 e2-e3 a5-a4 c2-d3 b6-b5 c1-b2 b4-c4 c3xc4",
+    "d2-d3 b5-c4 f2-e3 a5-b4 e1-d2 b6-b5 e3-f3 b4-a4 a2-b3 b5xb3 c1xb3 c5xb3 b2-a3 d5-d4",
+    "e2-d3 e5-e4 a2-a3 e4-e3 d1xe3 d6-e5 d2-c3 d5-d4 b2-b3 d4xd3 e1-d2 d3-d4 f2-e2",
+];
 
 impl Frontend for Surakarta {
     fn board_size(&self) -> (usize, usize) {

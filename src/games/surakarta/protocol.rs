@@ -89,7 +89,7 @@ fn play_text(board: &mut Board, text: &str) -> Result<(), String> {
         return Err("`move` needs a move, like `move b2-b3`".into());
     }
     let m = Surakarta.parse_move(board, text)?;
-    Surakarta.play_checked(board, m)
+    Surakarta.play_checked(board, m).map_err(|e| format!("`{text}`: {e}"))
 }
 
 /// Searches, plays and returns the engine's move.
