@@ -53,7 +53,10 @@ fn oracle_moves(cells: &Cells, me: Side) -> BTreeSet<(usize, usize, bool)> {
             for dr in -1..=1 {
                 for dc in -1..=1 {
                     let (nr, nc) = (r + dr, c + dc);
-                    if (dr, dc) != (0, 0) && (0..6).contains(&nr) && (0..6).contains(&nc) && cells[cell(nr, nc)].is_none()
+                    if (dr, dc) != (0, 0)
+                        && (0..6).contains(&nr)
+                        && (0..6).contains(&nc)
+                        && cells[cell(nr, nc)].is_none()
                     {
                         out.insert((from, cell(nr, nc), false));
                     }

@@ -19,8 +19,7 @@ pub const LOOP: usize = 24;
 pub const OUTER: [u8; LOOP] =
     [12, 13, 14, 15, 16, 17, 3, 9, 15, 21, 27, 33, 23, 22, 21, 20, 19, 18, 32, 26, 20, 14, 8, 2];
 /// The inner circuit (rows 1, 4; columns 1, 4).
-pub const INNER: [u8; LOOP] =
-    [6, 7, 8, 9, 10, 11, 4, 10, 16, 22, 28, 34, 29, 28, 27, 26, 25, 24, 31, 25, 19, 13, 7, 1];
+pub const INNER: [u8; LOOP] = [6, 7, 8, 9, 10, 11, 4, 10, 16, 22, 28, 34, 29, 28, 27, 26, 25, 24, 31, 25, 19, 13, 7, 1];
 
 /// The two circuits, by index (0 outer, 1 inner).
 pub const CIRCUITS: [[u8; LOOP]; 2] = [OUTER, INNER];

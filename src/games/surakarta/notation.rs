@@ -43,7 +43,9 @@ pub fn parse_points(text: &str) -> Result<(usize, usize), String> {
     let shape = || format!("`{text}` is not a move: expected two points, like `b2-b3` or `b2xe5`");
     let (a, b): (String, String) = match chars.len() {
         4 => (chars[..2].iter().collect(), chars[2..].iter().collect()),
-        5 if matches!(chars[2], '-' | 'x' | 'X' | ',' | ':') => (chars[..2].iter().collect(), chars[3..].iter().collect()),
+        5 if matches!(chars[2], '-' | 'x' | 'X' | ',' | ':') => {
+            (chars[..2].iter().collect(), chars[3..].iter().collect())
+        }
         _ => return Err(shape()),
     };
     let from = parse_point(&a).map_err(|e| format!("{}: {e}", shape()))?;

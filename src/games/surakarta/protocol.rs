@@ -105,7 +105,8 @@ fn think(
     let r = engine.search(board, &options.limits);
     let text = Surakarta.format_move(board, r.best);
     if options.verbose {
-        let _ = writeln!(out, "# depth {} score {} nodes {} time {} ms", r.depth, r.score, r.nodes, r.elapsed.as_millis());
+        let _ =
+            writeln!(out, "# depth {} score {} nodes {} time {} ms", r.depth, r.score, r.nodes, r.elapsed.as_millis());
     }
     Surakarta.play_checked(board, r.best).map_err(|e| format!("the engine's move {text} was refused: {e}"))?;
     Ok(text)
