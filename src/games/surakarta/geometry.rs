@@ -29,9 +29,9 @@ pub const CIRCUITS: [[u8; LOOP]; 2] = [OUTER, INNER];
 #[inline]
 pub fn crosses_arc(from: usize, forward: bool) -> bool {
     if forward {
-        (from + 1) % 6 == 0
+        (from + 1).is_multiple_of(6)
     } else {
-        from % 6 == 0
+        from.is_multiple_of(6)
     }
 }
 
