@@ -498,9 +498,10 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=MAX_TURNS as u64))]
     pub turns: u64,
     /// `played`: Black's first stone, `random`: every stone, within this distance of the
-    /// centre (1 to 9 on the 19x19 board, 1 to 7 on 15x15).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=9))]
-    pub radius: u64,
+    /// centre (1 to 9 on the 19x19 board, 1 to 7 on 15x15). Default: 3, or the board's
+    /// largest radius when that is smaller (2 on Surakarta's 6x6, where it is unused).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=9))]
+    pub radius: Option<u64>,
     /// `played` (the move generator's best moves, drawn at random) or `random` (stones
     /// uniformly near the centre).
     #[arg(long, value_enum, default_value_t = crate::arena::openings::OpeningMethod::Played)]

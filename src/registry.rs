@@ -20,6 +20,7 @@ use crate::core::limits::Limits;
 use crate::core::weights::Schema;
 use crate::games::connect::Connect6;
 use crate::games::gomoku::Gomoku;
+use crate::games::surakarta::Surakarta;
 use crate::games::{Frontend, ProtocolOptions};
 use crate::search::Engine;
 
@@ -271,9 +272,11 @@ impl<G: Frontend> AnyGame for Registered<G> {
 pub static CONNECT6: &Registered<Connect6> = &Registered(Connect6);
 /// Freestyle Gomoku, as the registry holds it.
 pub static GOMOKU: &Registered<Gomoku> = &Registered(Gomoku);
+/// Surakarta, as the registry holds it.
+pub static SURAKARTA: &Registered<Surakarta> = &Registered(Surakarta);
 
 /// Every game, the default first.
-pub static GAMES: [GameRef; 2] = [CONNECT6, GOMOKU];
+pub static GAMES: [GameRef; 3] = [CONNECT6, GOMOKU, SURAKARTA];
 
 /// The default game of every command and config.
 pub const DEFAULT_GAME: &str = "connect6";

@@ -12,7 +12,7 @@ pub fn run(args: &OpeningsArgs) -> Result<()> {
     let config = OpeningConfig {
         count: args.count as usize,
         turns: args.turns as usize,
-        radius: args.radius as usize,
+        radius: args.radius.map_or(3.min(OpeningConfig::max_radius(game)), |r| r as usize),
         method: args.method,
         top: args.top as usize,
         balance: args.balance as i32,

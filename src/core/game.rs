@@ -72,6 +72,13 @@ pub trait GameMove: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
     /// cells of its stones). Each must be below the game's history size.
     fn history_keys(&self) -> &[u16];
 
+    /// The move's ordering tier: the search tries higher tiers first and orders by history
+    /// only within a tier (Surakarta: captures before steps, whatever the history says).
+    /// Games whose generator already orders everything keep the default.
+    fn order_tier(&self) -> u8 {
+        0
+    }
+
     /// The move in 40 bits, for the transposition table.
     fn pack(self) -> (u32, u8);
 

@@ -19,6 +19,8 @@ use crate::registry::{GameRef, DEFAULT_GAME};
 pub const QUICK_TOML: &str = include_str!("../../configs/quick.toml");
 /// The built-in Gomoku config (`configs/gomoku-quick.toml`).
 pub const GOMOKU_QUICK_TOML: &str = include_str!("../../configs/gomoku-quick.toml");
+/// The built-in Surakarta config (`configs/surakarta-quick.toml`).
+pub const SURAKARTA_QUICK_TOML: &str = include_str!("../../configs/surakarta-quick.toml");
 
 /// A whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -37,12 +39,12 @@ pub struct EvolveConfig {
     /// Game pairs per pairing inside a group (each pair: one opening, colours swapped).
     #[serde(default = "one")]
     pub pairs: usize,
-    /// The game played (`connect6`, `gomoku`); configs written before games had names are
-    /// Connect6's.
+    /// The game played (`connect6`, `gomoku`, `surakarta`); configs written before games had
+    /// names are Connect6's.
     #[serde(default = "default_game")]
     pub game: String,
     /// The evaluation whose weights are tuned, one of the game's (connect6: roads or patterns;
-    /// gomoku: tuple6, roads or patterns).
+    /// gomoku: tuple6, roads or patterns; surakarta: features).
     pub eval: String,
     #[serde(default)]
     pub init: InitConfig,
@@ -430,6 +432,7 @@ impl EvolveConfig {
         match game {
             "connect6" => Ok(Self::quick()),
             "gomoku" => Self::parse(GOMOKU_QUICK_TOML, "configs/gomoku-quick.toml (built in)"),
+            "surakarta" => Self::parse(SURAKARTA_QUICK_TOML, "configs/surakarta-quick.toml (built in)"),
             other => bail!("no built-in config for {other}; give one with --config"),
         }
     }
@@ -610,8 +613,19 @@ mod tests {
     fn shipped_configs_are_valid() {
         let quick = EvolveConfig::quick();
         assert_eq!(quick.name, "quick");
-        for f in ["configs/quick.toml", "configs/quick-random.toml", "configs/li2007.toml", "configs/overnight.toml"] {
+        for f in [
+            "configs/quick.toml",
+            "configs/quick-random.toml",
+            "configs/li2007.toml",
+            "configs/overnight.toml",
+            "configs/gomoku-quick.toml",
+            "configs/surakarta-quick.toml",
+        ] {
             EvolveConfig::load(Path::new(f)).unwrap_or_else(|e| panic!("{e:#}"));
+        }
+        for game in crate::registry::names() {
+            let c = EvolveConfig::quick_for(game).unwrap_or_else(|e| panic!("{game}: {e:#}"));
+            assert_eq!(c.game, game);
         }
         let li = EvolveConfig::load(Path::new("configs/li2007.toml")).unwrap();
         assert_eq!((li.population, li.groups, li.generations), (20, 5, 300));

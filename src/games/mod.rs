@@ -5,6 +5,7 @@
 
 pub mod connect;
 pub mod gomoku;
+pub mod surakarta;
 
 use std::io::{BufRead, Write};
 

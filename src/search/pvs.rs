@@ -272,9 +272,11 @@ impl<G: Searchable> Engine<G> {
         best_score
     }
 
-    /// Sorts by history (stable: ties keep the generator's order).
+    /// Sorts by tier, then by history (stable: ties keep the generator's order).
     fn order(&self, moves: &mut [Move<G>]) {
-        let key = |m: &Move<G>| -> u32 { m.history_keys().iter().map(|&c| self.history[c as usize]).sum() };
+        let key = |m: &Move<G>| -> (u8, u32) {
+            (m.order_tier(), m.history_keys().iter().map(|&c| self.history[c as usize]).sum())
+        };
         moves.sort_by_key(|m| std::cmp::Reverse(key(m)));
     }
 
