@@ -13,8 +13,9 @@ use crate::arena::game::Referee;
 use crate::arena::matches::{run_match, MatchConfig, MatchReport};
 use crate::arena::openings::{Keys, OpeningConfig, OpeningSuite, Openings};
 use crate::arena::player::Player;
-use crate::arena::stats::Sprt;
+use crate::arena::stats::{Sprt, Wdl};
 use crate::arena::ArenaGame;
+use crate::core::settings::EngineSettings;
 use crate::report::progress::Progress;
 
 /// The match that measures a tuned table at the end of a run.
@@ -91,6 +92,79 @@ impl ValidationConfig {
         let config = MatchConfig { pairs: self.pairs, seed: self.seed, sprt };
         let mut openings = Openings::fixed(suite.clone());
         run_match(referee, champion, opponent, &mut openings, &config, progress, &mut |_| Ok(()), &mut |_| {})
+    }
+}
+
+/// One line of a validation result, as a run prints it.
+pub fn summary_line(opponent: &str, w: &Wdl) -> String {
+    let (lo, hi) = w.elo_ci95();
+    format!(
+        "validation vs {opponent}: {} games, W {} D {} L {}, score {:.1}%, Elo {:+.0} ({:+.0} .. {:+.0}), LOS {:.1}%",
+        w.games(),
+        w.wins,
+        w.draws,
+        w.losses,
+        100.0 * w.score(),
+        w.elo(),
+        lo,
+        hi,
+        100.0 * w.los()
+    )
+}
+
+impl ValidationConfig {
+    /// The `evotune match` command that replays this validation of `champion` against
+    /// `opponent` (a player spec) with an engine of `engine`'s settings.
+    pub fn replay_command(
+        &self,
+        game: &str,
+        engine: &EngineSettings,
+        max_turns: usize,
+        champion: &std::path::Path,
+        opponent: &str,
+    ) -> String {
+        let e = engine;
+        let mut cmd = format!(
+            "evotune match --a {} --b {} --pairs {} --search {} --tt-mib {} --max-turns {} --opening-seed {} --seed {}",
+            champion.display(),
+            opponent,
+            self.pairs,
+            e.search.name(),
+            e.tt_mib,
+            max_turns,
+            self.opening_seed,
+            self.seed
+        );
+        if game != crate::registry::DEFAULT_GAME {
+            cmd += &format!(" --game {game}");
+        }
+        let limits = [("--depth", e.depth.map(u64::from)), ("--nodes", e.nodes), ("--time-ms", e.time_ms)];
+        for (flag, v) in limits {
+            if let Some(v) = v {
+                cmd += &format!(" {flag} {v}");
+            }
+        }
+        // The engine options where they differ from the command line's defaults.
+        let d = EngineSettings::default();
+        let options = [
+            ("--singles", e.singles as u64, d.singles as u64),
+            ("--seconds", e.seconds as u64, d.seconds as u64),
+            ("--width", e.width as u64, d.width as u64),
+            ("--vcdt-depth", u64::from(e.vcdt_depth), u64::from(d.vcdt_depth)),
+            ("--vcdt-nodes", e.vcdt_nodes, d.vcdt_nodes),
+        ];
+        for (flag, v, default) in options {
+            if v != default {
+                cmd += &format!(" {flag} {v}");
+            }
+        }
+        if e.uct_c != d.uct_c {
+            cmd += &format!(" --uct-c {}", e.uct_c);
+        }
+        if let Some([e0, e1]) = self.sprt {
+            cmd += &format!(" --sprt {e0},{e1}");
+        }
+        cmd
     }
 }
 

@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use crate::arena::game::Referee;
 use crate::arena::openings::{Keys, OpeningSuite};
 use crate::arena::player::Player;
-use crate::arena::validation::training_suite;
+use crate::arena::validation::{self, training_suite};
 use crate::cli::SpsaArgs;
 use crate::commands::thread_pool;
 use crate::core::rng::derive_seed;
@@ -292,39 +292,17 @@ pub fn run_loop(
             let report = config.validation.play(referee, &champion, opponent, &vsuite, &p)?;
             p.finish();
             if !quiet {
-                let w = &report.wdl;
-                let (lo, hi) = w.elo_ci95();
-                eprintln!(
-                    "validation vs {}: {} games, W {} D {} L {}, score {:.1}%, Elo {:+.0} ({:+.0} .. {:+.0}), LOS {:.1}%",
-                    opponent.name,
-                    w.games(),
-                    w.wins,
-                    w.draws,
-                    w.losses,
-                    100.0 * w.score(),
-                    w.elo(),
-                    lo,
-                    hi,
-                    100.0 * w.los()
-                );
+                eprintln!("{}", validation::summary_line(&opponent.name, &report.wdl));
             }
-            let e = &config.engine;
-            let mut cmd = format!(
-                "evotune match --a {} --b {spec} --pairs {} --search {} --tt-mib {} --max-turns {} --opening-seed {} --seed {}",
-                champion_path.display(),
-                config.validation.pairs,
-                e.search.name(),
-                e.tt_mib,
+            let game = config.game()?.name();
+            let replay = config.validation.replay_command(
+                game,
+                &config.engine,
                 config.settings().max_turns,
-                config.validation.opening_seed,
-                config.validation.seed
+                &champion_path,
+                spec,
             );
-            for (flag, v) in [("--depth", e.depth.map(u64::from)), ("--nodes", e.nodes), ("--time-ms", e.time_ms)] {
-                if let Some(v) = v {
-                    cmd += &format!(" {flag} {v}");
-                }
-            }
-            validation.push((report, cmd));
+            validation.push((report, replay));
         }
     }
     let g = &config.spsa;

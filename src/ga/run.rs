@@ -22,7 +22,7 @@ use crate::arena::game::Referee;
 use crate::arena::openings::{Keys, OpeningSuite};
 use crate::arena::player::Player;
 use crate::arena::records::RecordWriter;
-use crate::arena::validation::training_suite;
+use crate::arena::validation::{self, training_suite};
 use crate::core::rng::derive_seed;
 use crate::core::settings::EngineSettings;
 use crate::core::weights::{Meta, Schema, Weights};
@@ -665,23 +665,16 @@ fn finish(
             );
             let report = config.validation.play(evolver.referee, &champion, opponent, &suite, &progress)?;
             progress.finish();
-            let w = &report.wdl;
-            let (lo, hi) = w.elo_ci95();
-            let line = format!(
-                "validation vs {}: {} games, W {} D {} L {}, score {:.1}%, Elo {:+.0} ({:+.0} .. {:+.0}), LOS {:.1}%",
-                opponent.name,
-                w.games(),
-                w.wins,
-                w.draws,
-                w.losses,
-                100.0 * w.score(),
-                w.elo(),
-                lo,
-                hi,
-                100.0 * w.los()
-            );
+            let line = validation::summary_line(&opponent.name, &report.wdl);
             notify(observers, &line);
-            validation.push((report, replay_command(config, &champion_path, spec)));
+            let replay = config.validation.replay_command(
+                &config.game,
+                &config.engine,
+                config.games.max_turns,
+                &champion_path,
+                spec,
+            );
+            validation.push((report, replay));
         }
     }
 
@@ -740,52 +733,6 @@ fn finish(
         .with_context(|| format!("{}: cannot write", report_path.display()))?;
     notify(observers, &format!("report {}", report_path.display()));
     Ok(champion_path)
-}
-
-/// The `evotune match` command that plays the same validation games.
-fn replay_command(config: &EvolveConfig, champion: &Path, opponent: &str) -> String {
-    let e = &config.engine;
-    let mut cmd = format!(
-        "evotune match --a {} --b {} --pairs {} --search {} --tt-mib {} --max-turns {} --opening-seed {} --seed {}",
-        champion.display(),
-        opponent,
-        config.validation.pairs,
-        e.search.name(),
-        e.tt_mib,
-        config.games.max_turns,
-        config.validation.opening_seed,
-        config.validation.seed
-    );
-    if config.game != crate::registry::DEFAULT_GAME {
-        cmd += &format!(" --game {}", config.game);
-    }
-    let limits = [("--depth", e.depth.map(u64::from)), ("--nodes", e.nodes), ("--time-ms", e.time_ms)];
-    for (flag, v) in limits {
-        if let Some(v) = v {
-            cmd += &format!(" {flag} {v}");
-        }
-    }
-    // The engine options where they differ from the command line's defaults.
-    let d = EngineSettings::default();
-    let options = [
-        ("--singles", e.singles as u64, d.singles as u64),
-        ("--seconds", e.seconds as u64, d.seconds as u64),
-        ("--width", e.width as u64, d.width as u64),
-        ("--vcdt-depth", u64::from(e.vcdt_depth), u64::from(d.vcdt_depth)),
-        ("--vcdt-nodes", e.vcdt_nodes, d.vcdt_nodes),
-    ];
-    for (flag, v, default) in options {
-        if v != default {
-            cmd += &format!(" {flag} {v}");
-        }
-    }
-    if e.uct_c != d.uct_c {
-        cmd += &format!(" --uct-c {}", e.uct_c);
-    }
-    if let Some([e0, e1]) = config.validation.sprt {
-        cmd += &format!(" --sprt {e0},{e1}");
-    }
-    cmd
 }
 
 #[cfg(test)]

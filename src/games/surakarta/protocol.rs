@@ -1,4 +1,5 @@
-//! Surakarta's line protocol for `evotune play --game surakarta` (docs/protocols.md). One
+//! Surakarta's line protocol for `evotune play --game surakarta` (docs/protocols.md and
+//! docs/surakarta.md in this repository). One
 //! command a line, words separated by spaces, the command in any case:
 //!
 //! | command | answer |
