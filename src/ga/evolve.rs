@@ -91,8 +91,62 @@ impl GenerationResult {
     }
 }
 
+/// One game of a [`Schedule`]: indices into its players, the opening's index in the run's
+/// suite, and the game's seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduledGame {
+    pub first: usize,
+    pub second: usize,
+    pub opening: usize,
+    pub seed: u64,
+}
+
+/// A generation's games before they are played: a pure function of (config, seed, state),
+/// so that they can be played anywhere (threads here, shards on a cluster) and concluded
+/// alike.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    /// The generation these games decide.
+    pub generation: u32,
+    /// The groups of the population (indices), for the group champions.
+    groups: Vec<Vec<usize>>,
+    /// Who sits where in each game, for the fitness.
+    seats: Vec<(Seat, Seat)>,
+    /// Everyone who plays, each once.
+    pub players: Vec<Player>,
+    /// The games in schedule order: records come back in this order.
+    pub games: Vec<ScheduledGame>,
+}
+
+impl Schedule {
+    /// The games as jobs for [`play_games`], in schedule order.
+    pub fn jobs<'a>(&'a self, suite: &'a OpeningSuite) -> Vec<GameJob<'a>> {
+        self.games.iter().map(|g| self.job(g, suite)).collect()
+    }
+
+    /// One game as a job.
+    pub fn job<'a>(&'a self, game: &ScheduledGame, suite: &'a OpeningSuite) -> GameJob<'a> {
+        GameJob {
+            first: &self.players[game.first],
+            second: &self.players[game.second],
+            opening: suite.get(game.opening),
+            opening_index: game.opening,
+            seed: game.seed,
+        }
+    }
+}
+
+/// The player of a run with these genes: the config's engine settings and evaluation. Every
+/// player of a run is made here, so that a game played from a cluster's plan is the game the
+/// local executor plays.
+pub fn player_of(config: &EvolveConfig, schema: &'static Schema, name: String, genes: &[i32]) -> Player {
+    let weights = Weights::clamped(schema, genes.to_vec());
+    let c = &config.engine;
+    Player::new(name, weights, EngineSettings { eval: Some(config.eval.clone()), ..c.clone() }, c.limits())
+}
+
 /// Who sits on one side of a scheduled game.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Seat {
     Member(usize),
     Hall(usize),
@@ -223,22 +277,31 @@ impl<'a> Evolver<'a> {
     }
 
     fn player(&self, name: String, genes: &[i32]) -> Player {
-        let weights = Weights::clamped(self.schema, genes.to_vec());
-        let c = &self.config.engine;
-        Player::new(name, weights, EngineSettings { eval: Some(self.config.eval.clone()), ..c.clone() }, c.limits())
+        player_of(self.config, self.schema, name, genes)
     }
 
-    /// Plays generation `state.generation + 1`, then breeds the next population into `state`.
-    /// Fails only when `[init]` files needed for immigrants cannot be read.
+    /// Plays generation `state.generation + 1` here, on the current rayon pool, then breeds
+    /// the next population into `state`: [`schedule`](Self::schedule), the games, and
+    /// [`conclude`](Self::conclude). Fails only when `[init]` files needed for immigrants
+    /// cannot be read.
     pub fn play_generation(&self, state: &mut RunState, progress: &Progress) -> Result<GenerationResult> {
         let start = Instant::now();
+        let schedule = self.schedule(state);
+        let games_start = Instant::now();
+        let records = play_games(self.referee, &schedule.jobs(self.suite), progress);
+        let games_wall_s = games_start.elapsed().as_secs_f64();
+        self.conclude(state, &schedule, records, start, games_wall_s)
+    }
+
+    /// The games of generation `state.generation + 1`, drawn before any is played: groups,
+    /// pairings, openings and seeds, all from the run's streams of that generation.
+    pub fn schedule(&self, state: &RunState) -> Schedule {
         let config = self.config;
         let generation = state.generation + 1;
         let g = u64::from(generation);
         let seed = config.seed;
         let m = state.population.len();
 
-        // Schedule: groups, pairings, openings, seeds; all drawn here, none in the workers.
         let groups = split_groups(&mut stream(seed, &[g, GROUPS]), m, config.groups);
         let mut opening_rng = stream(seed, &[g, OPENINGS]);
         let mut seats: Vec<(Seat, Seat, usize)> = Vec::new();
@@ -279,32 +342,65 @@ impl<'a> Evolver<'a> {
             }
         }
 
-        let members: Vec<Player> =
-            state.population.iter().map(|ind| self.player(format!("g{generation}-i{}", ind.id), &ind.genes)).collect();
-        let hall: Vec<Player> = state
-            .hall_of_fame
-            .iter()
-            .map(|e| self.player(format!("hof-g{}-i{}", e.generation, e.id), &e.genes))
-            .collect();
-        let seat = |s: Seat| match s {
-            Seat::Member(i) => &members[i],
-            Seat::Hall(h) => &hall[h],
-            Seat::Anchor(a) => &self.anchors[a],
+        // The players, each once, in the order they first sit down.
+        let mut players: Vec<Player> = Vec::new();
+        let mut index_of: BTreeMap<Seat, usize> = BTreeMap::new();
+        let mut sit = |s: Seat| {
+            *index_of.entry(s).or_insert_with(|| {
+                players.push(match s {
+                    Seat::Member(i) => {
+                        let ind = &state.population[i];
+                        self.player(format!("g{generation}-i{}", ind.id), &ind.genes)
+                    }
+                    Seat::Hall(h) => {
+                        let e = &state.hall_of_fame[h];
+                        self.player(format!("hof-g{}-i{}", e.generation, e.id), &e.genes)
+                    }
+                    Seat::Anchor(a) => self.anchors[a].clone(),
+                });
+                players.len() - 1
+            })
         };
-        let jobs: Vec<GameJob> = seats
+        let games = seats
             .iter()
             .enumerate()
-            .map(|(k, &(b, w, opening))| GameJob {
-                first: seat(b),
-                second: seat(w),
-                opening: self.suite.get(opening),
-                opening_index: opening,
+            .map(|(k, &(b, w, opening))| ScheduledGame {
+                first: sit(b),
+                second: sit(w),
+                opening,
                 seed: derive_seed(&[seed, g, GAMES, k as u64]),
             })
             .collect();
-        let games_start = Instant::now();
-        let records = play_games(self.referee, &jobs, progress);
-        let games_wall_s = games_start.elapsed().as_secs_f64();
+        Schedule { generation, groups, seats: seats.iter().map(|&(b, w, _)| (b, w)).collect(), players, games }
+    }
+
+    /// Ends generation `schedule.generation` from its games' records (in schedule order):
+    /// fitness, the group champions, the next population bred into `state`, the history row.
+    /// `start` is when the generation began and `games_wall_s` the wall time of its games,
+    /// for the history. Fails when the records are not the schedule's, or when `[init]` files
+    /// needed for immigrants cannot be read.
+    pub fn conclude(
+        &self,
+        state: &mut RunState,
+        schedule: &Schedule,
+        records: Vec<GameRecord>,
+        start: Instant,
+        games_wall_s: f64,
+    ) -> Result<GenerationResult> {
+        let config = self.config;
+        let generation = state.generation + 1;
+        anyhow::ensure!(
+            schedule.generation == generation && records.len() == schedule.games.len(),
+            "the games of generation {} ({} records) are not the schedule of generation {generation} ({} games)",
+            schedule.generation,
+            records.len(),
+            schedule.games.len()
+        );
+        let g = u64::from(generation);
+        let seed = config.seed;
+        let m = state.population.len();
+        let groups = &schedule.groups;
+        let seats = &schedule.seats;
 
         // Results: the paper's +1 / -1 / 0 of this generation, and every game into the ledger.
         let contestant = |s: Seat| match s {
@@ -314,7 +410,7 @@ impl<'a> Evolver<'a> {
         };
         let mut points = vec![0.0; m];
         let (mut first_wins, mut second_wins, mut draws) = (0, 0, 0);
-        for (&(b, w, _), r) in seats.iter().zip(&records) {
+        for (&(b, w), r) in seats.iter().zip(&records) {
             let (db, dw, black_score) = match r.result {
                 Outcome::First => {
                     first_wins += 1;
