@@ -71,6 +71,111 @@ pub enum Command {
     Plot(PlotArgs),
     /// Write a generated opening suite to a file (to inspect it, edit it, or share it).
     Openings(OpeningsArgs),
+    /// A GA run's generations as steps a batch system can drive on machines that share the
+    /// run's folder: plan a generation, play its shards, reduce them (docs/cluster.md).
+    /// `evolve --executor slurm|parallel` drives these steps itself.
+    #[command(subcommand)]
+    Cluster(ClusterCommand),
+}
+
+/// The steps of a generation on a cluster.
+#[derive(Subcommand, Debug)]
+pub enum ClusterCommand {
+    /// Plan the next generation of a run (a new one from --config, or --run DIR): its games
+    /// into populations/<run>/work/gen-NNNN/plan.json, split into --shards shards. Planning
+    /// again writes the same plan and keeps the shards already played.
+    Plan(ClusterPlanArgs),
+    /// Play one shard of the planned generation and write its file (atomically). A shard
+    /// whose file is already there is not played again, so a retried shard is harmless.
+    Play(ClusterPlayArgs),
+    /// Check every shard against the plan, commit the generation as `evolve` does (records,
+    /// checkpoint, champion, history), and plan the next one; after the last generation, play
+    /// the play-off and validation and write the report. Prints `planned generation G:
+    /// PLAN, N shards` or `champion PATH`. Exit status 1 names the shards that are missing or
+    /// not of the plan.
+    Reduce(ClusterReduceArgs),
+    /// Where a run's next generation stands: its shards done and missing.
+    Status(ClusterStatusArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ClusterPlanArgs {
+    /// Start a new run from this TOML config (as `evolve --config`); give --run instead to
+    /// plan the next generation of a run that exists.
+    #[arg(long, conflicts_with = "run", required_unless_present = "run")]
+    pub config: Option<PathBuf>,
+    /// The run's folder of checkpoints (populations/<run>).
+    #[arg(long)]
+    pub run: Option<PathBuf>,
+    /// Split the generation into this many shards (1 to 1000).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::cluster::plan::MAX_SHARDS as i64))]
+    pub shards: u32,
+    /// With --config: put populations/ and results/ under this folder (default: the current one).
+    #[arg(long, conflicts_with = "run")]
+    pub out: Option<PathBuf>,
+    /// With --config: the run's name (default: the config's).
+    #[arg(long, conflicts_with = "run")]
+    pub name: Option<String>,
+    /// With --config: override the config's seed.
+    #[arg(long, conflicts_with = "run", value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    pub seed: Option<u64>,
+    /// Override the config's number of generations (with --run: extend the run).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::ga::config::MAX_GENERATIONS)))]
+    pub generations: Option<u32>,
+    /// With --config: replace a run already in the folders.
+    #[arg(long, conflicts_with = "run")]
+    pub force: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ClusterPlayArgs {
+    /// The run's folder of checkpoints (populations/<run>), on a file system this machine
+    /// shares with the others.
+    #[arg(long)]
+    pub run: PathBuf,
+    /// Which shard: I/N, the I-th (1-based) of the plan's N. Under SLURM:
+    /// `--shard $SLURM_ARRAY_TASK_ID/N`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: String,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct ClusterReduceArgs {
+    /// The run's folder of checkpoints (populations/<run>).
+    #[arg(long)]
+    pub run: PathBuf,
+    /// Where results/ is (default: beside populations/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads for the play-off and validation after the last generation (default:
+    /// all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct ClusterStatusArgs {
+    /// The run's folder of checkpoints (populations/<run>).
+    #[arg(long)]
+    pub run: PathBuf,
+    /// Print only the missing shards of the planned generation, comma-separated (an empty
+    /// line when there are none), for scripts.
+    #[arg(long)]
+    pub missing: bool,
+}
+
+/// Where `evolve` plays a generation's games.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExecutorKind {
+    /// On this machine's threads.
+    Local,
+    /// As a SLURM job array a generation (sbatch, squeue, scancel).
+    Slurm,
+    /// Through GNU parallel on the machines of --hosts (ssh).
+    Parallel,
 }
 
 /// Which game a command plays.
@@ -371,6 +476,38 @@ pub struct EvolveArgs {
     /// run's results/<run>/champion.toml), beside `[validation] opponents`. Repeatable.
     #[arg(long, value_name = "WEIGHTS")]
     pub compare: Vec<String>,
+    /// Where the games of a generation are played: `local` (this machine's threads), `slurm`
+    /// (a SLURM job array a generation) or `parallel` (GNU parallel over ssh to --hosts). The
+    /// run folder must be on a file system every machine shares (docs/cluster.md); the
+    /// result is the local run's. With slurm and parallel, --threads is each shard's, and
+    /// Ctrl-C cancels the shards at once (the shards already played are kept for --resume).
+    #[arg(long, value_enum, default_value = "local")]
+    pub executor: ExecutorKind,
+    /// slurm / parallel: split each generation into this many shards (default: 8 with slurm,
+    /// one per host with parallel).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::cluster::plan::MAX_SHARDS as i64))]
+    pub shards: Option<u32>,
+    /// slurm: the partition of the shards' jobs (default: the cluster's).
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// slurm: one more argument for sbatch, e.g. `--sbatch-arg=--time=1:00:00`. Repeatable.
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub sbatch_arg: Vec<String>,
+    /// parallel: GNU parallel's --sshloginfile, one host a line (`user@host`; `:` is this
+    /// machine without ssh). Each host plays one shard at a time, on all its cores.
+    #[arg(long, value_name = "FILE")]
+    pub hosts: Option<PathBuf>,
+    /// slurm / parallel: start a failed or lost shard again up to this many times before the
+    /// run stops (saved, to be resumed).
+    #[arg(long, default_value_t = 2)]
+    pub retries: usize,
+    /// slurm / parallel: seconds between two looks at the queue and the shard files.
+    #[arg(long, default_value_t = 5.0)]
+    pub poll_seconds: f64,
+    /// slurm / parallel: the evotune binary the shards run (default: this one); it must be
+    /// at this path on every machine.
+    #[arg(long, value_name = "PATH")]
+    pub evotune: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

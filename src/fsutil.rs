@@ -184,6 +184,40 @@ impl LineLog {
     }
 }
 
+/// What is wrong with a file that should end in a checksum line ([`with_checksum`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ChecksumError {
+    /// The last line is not `checksum <hex>`: the file was cut short.
+    #[error("truncated or corrupt (no checksum line at the end)")]
+    Missing,
+    /// The content does not hash to the checksum: a changed or damaged file.
+    #[error("corrupt (checksum mismatch)")]
+    Mismatch,
+}
+
+/// `body` (whole lines) followed by a last line `checksum <16 hex digits>`: the FNV-1a hash
+/// of every byte before it. Files that other processes or machines read (checkpoints, a
+/// cluster's plans and shards) carry it, so that a file cut short is refused, not misread.
+pub fn with_checksum(mut body: String) -> String {
+    if !body.ends_with('\n') {
+        body.push('\n');
+    }
+    let sum = fnv1a64(body.as_bytes());
+    body.push_str(&format!("checksum {sum:016x}\n"));
+    body
+}
+
+/// The body of a file written by [`with_checksum`], once its checksum is verified.
+pub fn verify_checksum(text: &str) -> Result<&str, ChecksumError> {
+    let body_len = text.trim_end_matches('\n').rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let (body, last) = text.split_at(body_len);
+    let sum = last.trim().strip_prefix("checksum ").ok_or(ChecksumError::Missing)?;
+    if format!("{:016x}", fnv1a64(body.as_bytes())) != sum {
+        return Err(ChecksumError::Mismatch);
+    }
+    Ok(body)
+}
+
 /// 64-bit FNV-1a: a stable, dependency-free content hash for config and checkpoint checks
 /// (not cryptographic; it detects accidents such as truncation, not tampering).
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
@@ -290,6 +324,16 @@ mod tests {
         let mut log = LineLog { file, path: PathBuf::from("/dev/full"), len: 0 };
         assert!(log.append("x\n").is_err());
         assert_eq!(log.len(), 0);
+    }
+
+    #[test]
+    fn checksummed_text_round_trips_and_refuses_damage() {
+        let text = with_checksum("{\"a\":1}".to_string());
+        assert_eq!(verify_checksum(&text), Ok("{\"a\":1}\n"));
+        assert_eq!(verify_checksum(&text[..text.len() - 5]), Err(ChecksumError::Mismatch));
+        assert_eq!(verify_checksum(&text[..6]), Err(ChecksumError::Missing));
+        assert_eq!(verify_checksum(&text.replace("1", "2")), Err(ChecksumError::Mismatch));
+        assert_eq!(verify_checksum(""), Err(ChecksumError::Missing));
     }
 
     #[test]

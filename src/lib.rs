@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod cli;
+pub mod cluster;
 pub mod commands;
 pub mod core;
 pub mod export;

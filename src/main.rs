@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         Command::Export(a) => commands::export::run(a),
         Command::Plot(a) => commands::plot::run(a),
         Command::Openings(a) => commands::openings::run(a),
+        Command::Cluster(c) => commands::cluster::run(c),
         Command::Play(a) => commands::play::run(a),
         Command::Evolve(a) => commands::evolve::run(a),
         Command::Spsa(a) => commands::spsa::run(a),

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod bestmove;
+pub mod cluster;
 pub mod evolve;
 pub mod export;
 pub mod matches;

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::fsutil::{fnv1a64, write_atomic};
+use crate::fsutil::{verify_checksum, with_checksum, write_atomic, ChecksumError};
 use crate::ga::config::{EvolveConfig, OutputConfig};
 use crate::ga::evolve::RunState;
 
@@ -63,10 +63,7 @@ pub fn save(
 ) -> Result<PathBuf> {
     let body =
         Body { format: FORMAT.into(), config: config.to_toml(), seed: config.seed, state: state.clone(), records_len };
-    let mut text = serde_json::to_string(&body).context("checkpoint to JSON")?;
-    text.push('\n');
-    let sum = fnv1a64(text.as_bytes());
-    text.push_str(&format!("checksum {sum:016x}\n"));
+    let text = with_checksum(serde_json::to_string(&body).context("checkpoint to JSON")?);
     let path = path_for(dir, state.generation);
     write_atomic(&path, text.as_bytes()).with_context(|| format!("{}: cannot write checkpoint", path.display()))?;
     prune(dir, state.generation, output)?;
@@ -104,14 +101,15 @@ pub fn load(path: &Path) -> Result<Loaded> {
     let name = path.display();
     let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read checkpoint"))?;
     let text = String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{name}: corrupt checkpoint (not UTF-8 text)"))?;
-    let body_len = text.trim_end_matches('\n').rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let (body, last) = text.split_at(body_len);
-    let Some(sum) = last.trim().strip_prefix("checksum ") else {
-        bail!("{name}: truncated or corrupt checkpoint (no checksum line at the end); delete it to resume from the one before")
+    let body = match verify_checksum(&text) {
+        Ok(body) => body,
+        Err(ChecksumError::Missing) => bail!(
+            "{name}: truncated or corrupt checkpoint (no checksum line at the end); delete it to resume from the one before"
+        ),
+        Err(ChecksumError::Mismatch) => {
+            bail!("{name}: corrupt checkpoint (checksum mismatch); delete it to resume from the one before")
+        }
     };
-    if format!("{:016x}", fnv1a64(body.as_bytes())) != sum {
-        bail!("{name}: corrupt checkpoint (checksum mismatch); delete it to resume from the one before");
-    }
     let body: Body = serde_json::from_str(body).with_context(|| format!("{name}: unreadable checkpoint"))?;
     if body.format != FORMAT {
         bail!("{name}: checkpoint format `{}`, this evotune reads `{FORMAT}`", body.format);

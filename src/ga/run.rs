@@ -18,17 +18,17 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::game::Referee;
+use crate::arena::game::{play_games, Referee};
 use crate::arena::openings::{Keys, OpeningSuite};
 use crate::arena::player::Player;
-use crate::arena::records::RecordWriter;
+use crate::arena::records::{GameRecord, RecordWriter};
 use crate::arena::validation::{self, training_suite};
 use crate::core::rng::derive_seed;
 use crate::core::settings::EngineSettings;
 use crate::core::weights::{Meta, Schema, Weights};
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
-use crate::ga::evolve::{Evolver, GenerationResult, RunState};
+use crate::ga::evolve::{Evolver, GenerationResult, RunState, Schedule};
 use crate::ga::fitness::FitnessMode;
 use crate::ga::run_folder::{write_results, LockError, RunFolder, RunPaths};
 use crate::report::history::HistoryRow;
@@ -481,11 +481,70 @@ impl Observer for Plots {
     }
 }
 
+/// Where a generation's games are played: here, on the current rayon pool ([`LocalGames`]),
+/// or as shards on other machines (`crate::cluster`). Whichever plays them, the generation is
+/// scheduled and concluded by the same code, so the run is the same.
+pub trait Games: Sync {
+    /// Plays the schedule's games and returns their records in schedule order; None when a
+    /// Ctrl-C (`stop` above 0) stopped them before all were played.
+    fn play(
+        &self,
+        evolver: &Evolver,
+        schedule: &Schedule,
+        progress: &Progress,
+        stop: &AtomicUsize,
+    ) -> Result<Option<Vec<GameRecord>>>;
+
+    /// The generation's checkpoint is written: what was kept to play it can go.
+    fn committed(&self, generation: u32) -> Result<()> {
+        let _ = generation;
+        Ok(())
+    }
+
+    /// Whether a first Ctrl-C stops the games in flight (true: they are elsewhere, and
+    /// waiting for them could take long) rather than letting the generation finish.
+    fn stops_at_once(&self) -> bool {
+        false
+    }
+}
+
+/// The games on this machine's threads (the default executor).
+pub struct LocalGames;
+
+impl Games for LocalGames {
+    fn play(
+        &self,
+        evolver: &Evolver,
+        schedule: &Schedule,
+        progress: &Progress,
+        _stop: &AtomicUsize,
+    ) -> Result<Option<Vec<GameRecord>>> {
+        Ok(Some(play_games(evolver.referee, &schedule.jobs(evolver.suite), progress)))
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// All generations done (or a stagnation stop): the champion's file.
+    Champion(PathBuf),
+    /// Stopped by Ctrl-C; the last checkpoint stands.
+    Interrupted,
+    /// Stopped after [`Options::pause_after`] generations, the run not complete.
+    Paused,
+}
+
 /// How a run is executed.
 pub struct Options<'a> {
     /// Progress bars: on a terminal, as log lines, or none (tests).
     pub mode: ProgressMode,
     pub threads: usize,
+    /// Where the games are played.
+    pub games: &'a dyn Games,
+    /// Play at most this many generations in this process, then return [`Ended::Paused`]
+    /// (without the play-off) unless the run is complete: a cluster's `reduce` step plays
+    /// one; `Some(0)` only prepares the folders.
+    pub pause_after: Option<u32>,
     /// Stop after the generation in flight on a first Ctrl-C, at once on a second (a process
     /// can install one handler: tests leave it off).
     pub handle_ctrl_c: bool,
@@ -502,16 +561,16 @@ pub fn run(
     suite: &OpeningSuite,
     referee: &dyn Referee,
     options: &Options,
-) -> Result<Option<PathBuf>> {
+) -> Result<Ended> {
     let mut terminal = Terminal { mode: options.mode };
     let mut files = ResultFiles;
     let mut plots = Plots { mode: options.mode };
     execute(config, state, folder, suite, referee, options, &mut [&mut files, &mut terminal, &mut plots])
 }
 
-/// Runs generations until the config's count, a stagnation stop or a Ctrl-C; then the
-/// play-off, validation and report. Returns the champion's path, or None when stopped early
-/// by Ctrl-C. The referee plays the games (tests use a mock); the folder's lock is held
+/// Runs generations until the config's count, a stagnation stop, a Ctrl-C or
+/// [`Options::pause_after`]; then, if the run is complete, the play-off, validation and
+/// report. The referee plays the games (tests use a mock); the folder's lock is held
 /// throughout.
 pub fn execute(
     config: &EvolveConfig,
@@ -521,7 +580,7 @@ pub fn execute(
     referee: &dyn Referee,
     options: &Options,
     observers: &mut [&mut dyn Observer],
-) -> Result<Option<PathBuf>> {
+) -> Result<Ended> {
     let paths = &folder.paths;
     let mode = options.mode;
     let evolver = Evolver::new(config, suite, referee)?;
@@ -557,9 +616,16 @@ pub fn execute(
         let s = stop.clone();
         // A second handler cannot be installed in the same process; tests run the loop
         // without one.
+        let at_once = options.games.stops_at_once();
         let _ = ctrlc::set_handler(move || {
             if s.fetch_add(1, Ordering::SeqCst) == 0 {
-                eprintln!("\nstopping after this generation (its checkpoint will be saved); Ctrl-C again to stop now");
+                if at_once {
+                    eprintln!("\nstopping: cancelling the generation's games (the last checkpoint stands)");
+                } else {
+                    eprintln!(
+                        "\nstopping after this generation (its checkpoint will be saved); Ctrl-C again to stop now"
+                    );
+                }
             } else {
                 eprintln!("\nstopped; the generation in flight is lost, the last checkpoint stands");
                 std::process::exit(EXIT_INTERRUPTED);
@@ -569,12 +635,25 @@ pub fn execute(
     let run_start = Instant::now();
     let stagnation = config.diversity.stagnation;
     let stagnant = |state: &RunState| stagnation > 0 && Evolver::stagnant_generations(state) >= stagnation;
+    let mut played_here = 0;
     while state.generation < config.generations && !stagnant(state) {
+        if options.pause_after.is_some_and(|n| played_here >= n) {
+            return Ok(Ended::Paused);
+        }
         let g = state.generation + 1;
+        let started = Instant::now();
+        let schedule = evolver.schedule(state);
         let progress =
-            Progress::new(&format!("gen {g}/{}", config.generations), evolver.games_next(state) as u64, "games", mode);
-        let result = evolver.play_generation(state, &progress)?;
+            Progress::new(&format!("gen {g}/{}", config.generations), schedule.games.len() as u64, "games", mode);
+        let games_start = Instant::now();
+        let Some(played) = options.games.play(&evolver, &schedule, &progress, &stop)? else {
+            progress.finish();
+            return Ok(Ended::Interrupted);
+        };
+        let games_wall_s = games_start.elapsed().as_secs_f64();
         progress.finish();
+        let result = evolver.conclude(state, &schedule, played, started, games_wall_s)?;
+        played_here += 1;
         let records_len = match &mut records {
             Some(w) => {
                 w.write_all(&result.records)?;
@@ -583,6 +662,7 @@ pub fn execute(
             None => None,
         };
         checkpoint::save(&paths.populations, config, state, &config.output, records_len)?;
+        options.games.committed(state.generation)?;
         let elapsed = run_start.elapsed().as_secs_f64();
         let done = state.generation.saturating_sub(config.generations - remaining);
         let eta_s = elapsed / f64::from(done.max(1)) * f64::from(config.generations - state.generation);
@@ -591,7 +671,7 @@ pub fn execute(
             o.generation(&done)?;
         }
         if stop.load(Ordering::SeqCst) > 0 {
-            return Ok(None);
+            return Ok(Ended::Interrupted);
         }
     }
     let stopped_early = (state.generation < config.generations).then(|| {
@@ -604,7 +684,7 @@ pub fn execute(
         notify(observers, &format!("stopping: {why}"));
     }
     let champion = finish(&evolver, state, paths, mode, &opponents, stopped_early, run_start, observers)?;
-    Ok(Some(champion))
+    Ok(Ended::Champion(champion))
 }
 
 /// After the last generation: the play-off picks the champion, the validation matches

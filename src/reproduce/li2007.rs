@@ -331,11 +331,13 @@ fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
     let options = run::Options {
         mode: setup.mode,
         threads: rayon::current_num_threads(),
+        games: &run::LocalGames,
+        pause_after: None,
         handle_ctrl_c: !setup.quiet(),
         compare: &[],
     };
     let done = run::run(config, &mut state, &folder, &suite, &referee, &options)?;
-    if done.is_none() {
+    if !matches!(done, run::Ended::Champion(_)) {
         bail!("stopped during the GA run; run the same command again to continue it from its last checkpoint");
     }
     Ok(())

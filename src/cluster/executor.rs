@@ -1,0 +1,360 @@
+//! The executors that play a generation as shards: [`Sharded`] plans the generation, has a
+//! [`Backend`] (SLURM, GNU parallel) run the shards that have no file yet, waits for them
+//! while it shows how many are done, running and failed, runs the failed or lost ones again
+//! a bounded number of times, and gathers the records; [`FromShards`] only gathers (the
+//! `cluster reduce` step, whose shards a batch system already ran).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+
+use crate::arena::records::GameRecord;
+use crate::cluster::plan::{gather, missing_shards, shard_file_exists, work_dir, work_dirs, Plan, PLAN_FILE};
+use crate::ga::evolve::{Evolver, Schedule};
+use crate::ga::run::Games;
+use crate::report::progress::Progress;
+
+/// Where the shards of a generation stand, as a backend sees them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Queue {
+    /// Shards playing now.
+    pub running: usize,
+    /// Shards waiting for a machine.
+    pub waiting: usize,
+}
+
+/// A batch of shards handed to a backend.
+pub trait Submission {
+    /// Where the batch stands; None once every shard of it has ended (well or not).
+    fn poll(&mut self) -> Result<Option<Queue>>;
+    /// Stops the batch's shards (Ctrl-C).
+    fn cancel(&mut self) -> Result<()>;
+    /// Where a shard's output went, for the message when it fails.
+    fn log_of(&self, shard: usize) -> Option<PathBuf>;
+}
+
+/// Runs shards on other machines: each shard is `evotune cluster play --run DIR --shard I/N`.
+pub trait Backend: Sync {
+    /// The executor's name, for messages (`slurm`, `parallel`).
+    fn name(&self) -> &'static str;
+    /// Starts these shards (1-based) of the plan in `work`, of the run in `run_dir`
+    /// (`populations/<run>`, absolute).
+    fn submit(&self, plan: &Plan, run_dir: &Path, work: &Path, shards: &[usize]) -> Result<Box<dyn Submission>>;
+}
+
+/// What every backend needs to start a shard.
+#[derive(Clone, Debug)]
+pub struct ShardCommand {
+    /// The evotune binary the shards run (on the shared file system).
+    pub program: PathBuf,
+    /// Threads of each shard (None: all the cores it is given).
+    pub threads: Option<usize>,
+}
+
+impl ShardCommand {
+    /// The command line of one shard, with `shard` standing for the shard's number (a shell
+    /// variable or a placeholder of the backend).
+    pub fn args(&self, run_dir: &Path, shard: &str, shards: usize) -> Vec<String> {
+        let mut args = vec![
+            self.program.display().to_string(),
+            "cluster".into(),
+            "play".into(),
+            "--run".into(),
+            run_dir.display().to_string(),
+            "--shard".into(),
+            format!("{shard}/{shards}"),
+        ];
+        if let Some(t) = self.threads {
+            args.extend(["--threads".into(), t.to_string()]);
+        }
+        args
+    }
+}
+
+/// The executor of `evolve --executor slurm|parallel`.
+pub struct Sharded<'a> {
+    pub backend: &'a dyn Backend,
+    /// `populations/<run>`, absolute: the shards are told this path.
+    pub populations: PathBuf,
+    pub shards: usize,
+    /// How many times a failed or lost shard is started again before the run stops.
+    pub retries: usize,
+    /// Seconds between two looks at the queue.
+    pub poll: Duration,
+}
+
+/// Writes `plan` into its generation's work folder under `populations`, keeping a plan of
+/// the same games in as many shards and its shard files (a resumed run plays only the shards
+/// it lacks); anything else there, and the work folders of earlier generations, is stale and
+/// removed. Returns the work folder.
+pub fn save_plan(populations: &Path, plan: &Plan) -> Result<PathBuf> {
+    remove_older_work(populations, plan.generation)?;
+    let dir = work_dir(populations, plan.generation);
+    if Plan::load(&dir.join(PLAN_FILE)).is_ok_and(|old| old == *plan) {
+        return Ok(dir);
+    }
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).with_context(|| format!("{}: cannot remove", dir.display()))?;
+    }
+    plan.save(&dir)?;
+    Ok(dir)
+}
+
+impl Games for Sharded<'_> {
+    fn play(
+        &self,
+        evolver: &Evolver,
+        schedule: &Schedule,
+        progress: &Progress,
+        stop: &AtomicUsize,
+    ) -> Result<Option<Vec<GameRecord>>> {
+        let plan = Plan::new(evolver.config, schedule, evolver.suite, self.shards);
+        let dir = save_plan(&self.populations, &plan)?;
+        // Shards seen done (their games counted in the progress), by shard number.
+        let mut counted = vec![false; plan.shards + 1];
+        let count_done = |counted: &mut Vec<bool>| {
+            for (s, seen) in counted.iter_mut().enumerate().skip(1) {
+                if !*seen && shard_file_exists(&plan, &dir, s) {
+                    *seen = true;
+                    progress.inc(plan.games_of(s).count() as u64);
+                }
+            }
+            counted.iter().filter(|&&c| c).count()
+        };
+        let g = plan.generation;
+        let mut failed: Vec<usize> = Vec::new();
+        for attempt in 0..=self.retries {
+            let pending = missing_shards(&plan, &dir)?;
+            if pending.is_empty() {
+                break;
+            }
+            if attempt > 0 {
+                progress.println(&format!(
+                    "gen {g}: shards {} failed or were lost; starting them again ({} of {} retries)",
+                    list(&pending),
+                    attempt,
+                    self.retries
+                ));
+            }
+            let mut batch = self.backend.submit(&plan, &self.populations, &dir, &pending)?;
+            let mut last_line = String::new();
+            loop {
+                if stop.load(Ordering::SeqCst) > 0 {
+                    batch.cancel()?;
+                    progress.println(&format!(
+                        "gen {g}: {} shards cancelled; the {} finished are kept in {} for --resume",
+                        self.backend.name(),
+                        count_done(&mut counted),
+                        dir.display()
+                    ));
+                    return Ok(None);
+                }
+                let queue = batch.poll()?;
+                let done = count_done(&mut counted);
+                let (running, waiting) = queue.map_or((0, 0), |q| (q.running, q.waiting));
+                let lost = pending.iter().filter(|&&s| !counted[s]).count().saturating_sub(running + waiting);
+                let line = format!(
+                    "gen {g}: shards {done}/{} done, {running} running, {waiting} waiting, {lost} failed",
+                    plan.shards
+                );
+                if line != last_line {
+                    progress.println(&line);
+                    last_line = line;
+                }
+                if queue.is_none() {
+                    break;
+                }
+                sleep_unless_stopped(self.poll, stop);
+            }
+            failed = missing_shards(&plan, &dir)?;
+            if failed.is_empty() {
+                break;
+            }
+            for s in &failed {
+                if let Some(log) = batch.log_of(*s) {
+                    progress.println(&format!("gen {g}: shard {s} failed; its output: {}", log.display()));
+                }
+            }
+        }
+        if !failed.is_empty() {
+            bail!(
+                "generation {g}: shards {} failed {} times (see their output above); the run is saved: fix the \
+                 cause and resume it (the shards already played are kept)",
+                list(&failed),
+                self.retries + 1
+            );
+        }
+        Ok(Some(gather(&plan, &dir)?))
+    }
+
+    fn committed(&self, generation: u32) -> Result<()> {
+        remove_older_work(&self.populations, generation + 1)
+    }
+
+    fn stops_at_once(&self) -> bool {
+        true
+    }
+}
+
+/// The executor of `cluster reduce`: the generation's shards were played by a batch system;
+/// it checks its plan against the run's state and gathers them.
+pub struct FromShards {
+    pub populations: PathBuf,
+}
+
+impl Games for FromShards {
+    fn play(
+        &self,
+        evolver: &Evolver,
+        schedule: &Schedule,
+        progress: &Progress,
+        _stop: &AtomicUsize,
+    ) -> Result<Option<Vec<GameRecord>>> {
+        let dir = work_dir(&self.populations, schedule.generation);
+        let path = dir.join(PLAN_FILE);
+        if !path.exists() {
+            bail!(
+                "{}: no plan of generation {}; make it with `evotune cluster plan --run {}`",
+                path.display(),
+                schedule.generation,
+                self.populations.display()
+            );
+        }
+        let plan = Plan::load(&path)?;
+        let expected = Plan::new(evolver.config, schedule, evolver.suite, plan.shards);
+        if plan != expected {
+            bail!(
+                "{}: not the plan of the run's next generation (generation {}, from its newest checkpoint); \
+                 plan it again with `evotune cluster plan --run {}` and play its shards",
+                path.display(),
+                schedule.generation,
+                self.populations.display()
+            );
+        }
+        let records = gather(&plan, &dir)?;
+        progress.inc(records.len() as u64);
+        Ok(Some(records))
+    }
+
+    fn committed(&self, generation: u32) -> Result<()> {
+        remove_older_work(&self.populations, generation + 1)
+    }
+}
+
+/// Removes the work folders of generations before `generation` (their checkpoints are
+/// written: nothing in them is needed any more).
+pub fn remove_older_work(populations: &Path, generation: u32) -> Result<()> {
+    for (g, dir) in work_dirs(populations) {
+        if g < generation {
+            std::fs::remove_dir_all(&dir).with_context(|| format!("{}: cannot remove", dir.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// `1,2,5`.
+pub fn list(shards: &[usize]) -> String {
+    shards.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",")
+}
+
+/// Sleeps `d`, waking early on a Ctrl-C.
+fn sleep_unless_stopped(d: Duration, stop: &AtomicUsize) {
+    let step = Duration::from_millis(100);
+    let mut slept = Duration::ZERO;
+    while slept < d && stop.load(Ordering::SeqCst) == 0 {
+        std::thread::sleep(step.min(d - slept));
+        slept += step;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::game::Referee;
+    use crate::cluster::plan::play_shard;
+    use crate::ga::evolve::tests::{mock_setup, TargetReferee};
+    use crate::report::progress::ProgressMode;
+    use std::sync::Mutex;
+
+    /// A backend that plays the shards in this process, losing the ones it is told to lose
+    /// on their first `lose_times` submissions (as a dead node loses them).
+    struct InProcess<'r> {
+        referee: &'r TargetReferee,
+        lose: Vec<usize>,
+        lose_times: usize,
+        submitted: Mutex<Vec<Vec<usize>>>,
+    }
+
+    struct Done;
+    impl Submission for Done {
+        fn poll(&mut self) -> Result<Option<Queue>> {
+            Ok(None)
+        }
+        fn cancel(&mut self) -> Result<()> {
+            Ok(())
+        }
+        fn log_of(&self, _: usize) -> Option<PathBuf> {
+            None
+        }
+    }
+
+    impl Backend for InProcess<'_> {
+        fn name(&self) -> &'static str {
+            "test"
+        }
+        fn submit(&self, plan: &Plan, _: &Path, work: &Path, shards: &[usize]) -> Result<Box<dyn Submission>> {
+            let mut submitted = self.submitted.lock().unwrap();
+            let round = submitted.len();
+            submitted.push(shards.to_vec());
+            let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+            for &s in shards {
+                if !(self.lose.contains(&s) && round < self.lose_times) {
+                    play_shard(plan, work, s, self.referee as &dyn Referee, &p)?;
+                }
+            }
+            Ok(Box::new(Done))
+        }
+    }
+
+    fn run(lose: Vec<usize>, lose_times: usize, retries: usize) -> (Result<Option<Vec<GameRecord>>>, Vec<Vec<usize>>) {
+        let (config, suite, referee) = mock_setup();
+        let ev = Evolver::new(&config, &suite, &referee).unwrap();
+        let state = ev.initial_state().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let backend = InProcess { referee: &referee, lose, lose_times, submitted: Mutex::new(Vec::new()) };
+        let sharded = Sharded {
+            backend: &backend,
+            populations: dir.path().to_path_buf(),
+            shards: 5,
+            retries,
+            poll: Duration::ZERO,
+        };
+        let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+        let result = sharded.play(&ev, &ev.schedule(&state), &p, &AtomicUsize::new(0));
+        if result.is_ok() {
+            sharded.committed(1).unwrap();
+            assert!(work_dirs(dir.path()).is_empty(), "the work folder goes once committed");
+        }
+        let local = ev.play_generation(&mut state.clone(), &p).unwrap().records;
+        if let Ok(Some(records)) = &result {
+            assert_eq!(*records, local);
+        }
+        (result, backend.submitted.into_inner().unwrap())
+    }
+
+    #[test]
+    fn lost_shards_are_started_again_a_bounded_number_of_times() {
+        let (result, submitted) = run(vec![], 0, 2);
+        assert!(result.unwrap().is_some());
+        assert_eq!(submitted, vec![vec![1, 2, 3, 4, 5]]);
+        let (result, submitted) = run(vec![2, 4], 2, 2);
+        assert!(result.unwrap().is_some());
+        assert_eq!(submitted, vec![vec![1, 2, 3, 4, 5], vec![2, 4], vec![2, 4]]);
+        let (result, submitted) = run(vec![4], 3, 2);
+        let e = format!("{:#}", result.unwrap_err());
+        assert!(e.contains("shards 4 failed 3 times"), "{e}");
+        assert_eq!(submitted.len(), 3);
+    }
+}
