@@ -3,72 +3,11 @@
 //! checkpoint is refused, a run folder is used by one process at a time.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_evotune");
-
-/// A small real run of the quick config's kind: 8 individuals in 2 groups, depth 1, a handful
-/// of generations, a short play-off and validation.
-fn tiny_config(dir: &Path, generations: u32) -> PathBuf {
-    let mut config: toml::Table = std::fs::read_to_string("configs/quick.toml").unwrap().parse().unwrap();
-    let mut set = |path: &str, value: toml::Value| {
-        let mut table = &mut config;
-        let mut keys: Vec<&str> = path.split('.').collect();
-        let last = keys.pop().unwrap();
-        for k in keys {
-            table = table.get_mut(k).and_then(|t| t.as_table_mut()).unwrap_or_else(|| panic!("no [{k}]"));
-        }
-        assert!(table.contains_key(last), "configs/quick.toml has no {path}");
-        table.insert(last.into(), value);
-    };
-    set("name", "tiny".into());
-    set("generations", i64::from(generations).into());
-    set("population", 8.into());
-    set("groups", 2.into());
-    set("pairs", 1.into());
-    set("engine.depth", 1.into());
-    set("hall_of_fame.pairs", 1.into());
-    set("openings.count", 200.into());
-    set("final.candidates", 2.into());
-    set("final.pairs", 2.into());
-    set("validation.pairs", 4.into());
-    set("output.keep_every", 2.into());
-    set("output.plot", false.into());
-    let path = dir.join("tiny.toml");
-    std::fs::write(&path, toml::to_string(&config).unwrap()).unwrap();
-    path
-}
-
-fn evotune(args: &[&str]) -> Output {
-    let out = Command::new(BIN).args(args).output().expect("run evotune");
-    if !out.status.success() {
-        panic!("evotune {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    }
-    out
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// The champion's weights and the history without wall times: what a run's result is.
-fn result_of(out: &Path, run: &str) -> (String, String) {
-    let champion = std::fs::read_to_string(out.join("results").join(run).join("champion.toml")).unwrap();
-    let weights = champion.split("[weights]").nth(1).unwrap().to_string();
-    let history = std::fs::read_to_string(out.join("results").join(run).join("history.csv")).unwrap();
-    // Every column but the wall times.
-    let header: Vec<&str> = history.lines().next().unwrap().split(',').collect();
-    let timed: Vec<usize> = header.iter().enumerate().filter(|(_, h)| h.contains("wall_s")).map(|(i, _)| i).collect();
-    assert_eq!(timed.len(), 2, "{header:?}");
-    let history: Vec<String> = history
-        .lines()
-        .map(|l| {
-            l.split(',').enumerate().filter(|(i, _)| !timed.contains(i)).map(|(_, c)| c).collect::<Vec<_>>().join(",")
-        })
-        .collect();
-    (weights, history.join("\n"))
-}
+mod common;
+use common::runs::{evotune, micro_config, result_of, run_result, s, tiny_config, BIN};
 
 #[test]
 fn tiny_run_writes_everything_and_threads_do_not_matter() {
@@ -206,73 +145,6 @@ fn ctrl_c_saves_the_generation_in_flight_and_stops_cleanly() {
     assert_eq!(history.lines().count() as u32, last + 1);
     let champion = std::fs::read_to_string(out.join("results/tiny/champion.toml")).unwrap();
     assert!(champion.contains(&format!("generation = {last}")), "{champion}");
-}
-
-/// A smaller run still: 4 players in 2 groups, one hall-of-fame opponent, no anchor, game
-/// records on; about a dozen depth-1 games a generation.
-fn micro_config(dir: &Path, generations: u32) -> PathBuf {
-    let text = std::fs::read_to_string(tiny_config(dir, generations))
-        .unwrap()
-        .replace("population = 8", "population = 4")
-        .replace("opponents = 2 ", "opponents = 1 ")
-        .replace("anchors = [\"defaults\"]", "anchors = []")
-        // Without anchors, fitness is rated over every game (the group round robins).
-        .replace("mode = \"anchors\"", "mode = \"rating\"")
-        .replace("records = false", "records = true");
-    let path = dir.join("micro.toml");
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-/// Everything a finished run leaves that does not depend on the clock: the champion's and
-/// every generation champion's weights, the history without wall times, the newest
-/// checkpoint's state without wall times, and the game records without thinking times.
-#[derive(Debug, PartialEq)]
-struct RunResult {
-    champions: Vec<(String, String)>,
-    history: String,
-    checkpoints: Vec<String>,
-    state: serde_json::Value,
-    records: Vec<serde_json::Value>,
-}
-
-fn run_result(out: &Path, run: &str) -> RunResult {
-    let results = out.join("results").join(run);
-    let weights = |p: &Path| {
-        let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-        text.split("[weights]").nth(1).unwrap().to_string()
-    };
-    let mut champions = vec![("champion.toml".to_string(), weights(&results.join("champion.toml")))];
-    let mut gens: Vec<_> = std::fs::read_dir(results.join("champions")).unwrap().map(|e| e.unwrap().path()).collect();
-    gens.sort();
-    champions.extend(gens.iter().map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), weights(p))));
-    let (_, history) = result_of(out, run);
-    let populations = out.join("populations").join(run);
-    let mut checkpoints: Vec<String> = std::fs::read_dir(&populations)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    checkpoints.sort();
-    let last = checkpoints.iter().rfind(|n| n.starts_with("gen-")).unwrap();
-    let text = std::fs::read_to_string(populations.join(last)).unwrap();
-    let body = text.lines().next().unwrap();
-    let mut state: serde_json::Value = serde_json::from_str(body).unwrap();
-    let state = state["state"].take();
-    let mut state = state;
-    for row in state["history"].as_array_mut().unwrap() {
-        row["wall_s"] = 0.into();
-        row["games_wall_s"] = 0.into();
-    }
-    let records = std::fs::read_to_string(results.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let mut v: serde_json::Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
-            v.as_object_mut().unwrap().retain(|k, _| !k.ends_with("_ms"));
-            v
-        })
-        .collect();
-    RunResult { champions, history, checkpoints, state, records }
 }
 
 /// Temporary files of the atomic writer anywhere under `dir`.

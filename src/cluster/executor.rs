@@ -244,13 +244,16 @@ impl Games for FromShards {
 }
 
 /// Removes the work folders of generations before `generation` (their checkpoints are
-/// written: nothing in them is needed any more).
+/// written: nothing in them is needed any more), and `work/` itself once it is empty, so that
+/// a finished run's folder is a local run's.
 pub fn remove_older_work(populations: &Path, generation: u32) -> Result<()> {
     for (g, dir) in work_dirs(populations) {
         if g < generation {
             std::fs::remove_dir_all(&dir).with_context(|| format!("{}: cannot remove", dir.display()))?;
         }
     }
+    // Fails, as it should, when a generation's work is still there.
+    let _ = std::fs::remove_dir(populations.join("work"));
     Ok(())
 }
 

@@ -1,0 +1,203 @@
+//! A GA run across machines gives the local run's result: by hand with `evotune cluster
+//! plan|play|reduce` (always run), and with `evolve --executor slurm` on a real SLURM and
+//! `--executor parallel` through GNU parallel (`#[ignore]`d: they need the batch systems;
+//! `.ci/run` starts a one-node SLURM with scripts/slurm-local.sh, installs GNU parallel, and
+//! runs them with `--ignored`). Each compares everything the runs leave that does not depend
+//! on the clock, also after a shard is killed half-way (`EVOTUNE_SHARD_CRASH`) and played
+//! again.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+mod common;
+use common::runs::{evotune, micro_config, run_result, s, RunResult, BIN};
+
+/// The local run of the micro config (4 players, records on), `generations` long.
+fn local_run(dir: &Path, generations: u32) -> RunResult {
+    let config = micro_config(dir, generations);
+    let out = dir.join("local");
+    evotune(&["evolve", "--config", s(&config), "--out", s(&out), "--log"]);
+    run_result(&out, "tiny")
+}
+
+fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(BIN).args(args).envs(env.iter().copied()).output().expect("run evotune")
+}
+
+fn text(out: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+#[test]
+fn plan_play_reduce_by_hand_equals_a_local_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = local_run(dir.path(), 2);
+    let config = micro_config(dir.path(), 2);
+    let out = dir.path().join("hand");
+    let populations = out.join("populations/tiny");
+    let pop = s(&populations);
+    let planned = evotune(&["cluster", "plan", "--config", s(&config), "--out", s(&out), "--shards", "3"]);
+    assert!(String::from_utf8_lossy(&planned.stdout).starts_with("planned generation 1: "), "{}", text(&planned));
+    for generation in 1..=2 {
+        // Shard 2 is killed half-way through its games; reduce refuses and names it.
+        let crashed = run(&["cluster", "play", "--run", pop, "--shard", "2/3"], &[("EVOTUNE_SHARD_CRASH", "2")]);
+        assert!(!crashed.status.success() && text(&crashed).contains("aborts after"), "{}", text(&crashed));
+        evotune(&["cluster", "play", "--run", pop, "--shard", "3/3"]);
+        let status = evotune(&["cluster", "status", "--run", pop, "--missing"]);
+        assert_eq!(String::from_utf8_lossy(&status.stdout), "1,2\n");
+        if generation == 1 {
+            let refused = run(&["cluster", "reduce", "--run", pop], &[]);
+            assert_eq!(refused.status.code(), Some(1), "{}", text(&refused));
+            let why = text(&refused);
+            assert!(why.contains("shard-0001-of-0003.json: missing") && why.contains("for I in 1,2"), "{why}");
+        }
+        // Played again (a shard already played is not played twice), then reduced.
+        for shard in ["1/3", "2/3", "3/3"] {
+            evotune(&["cluster", "play", "--run", pop, "--shard", shard]);
+        }
+        let again = evotune(&["cluster", "play", "--run", pop, "--shard", "3/3"]);
+        assert!(String::from_utf8_lossy(&again.stdout).starts_with("already played"), "{}", text(&again));
+        let reduced = evotune(&["cluster", "reduce", "--run", pop]);
+        let said = String::from_utf8_lossy(&reduced.stdout).into_owned();
+        if generation < 2 {
+            assert!(said.starts_with("planned generation 2: ") && said.contains("3 shards"), "{said}");
+        } else {
+            assert!(said.starts_with("champion "), "{said}");
+        }
+    }
+    assert_eq!(run_result(&out, "tiny"), expected);
+    let status = evotune(&["cluster", "status", "--run", pop]);
+    assert!(String::from_utf8_lossy(&status.stdout).contains("complete"), "{}", text(&status));
+}
+
+/// The machine's SLURM must answer: these tests run where scripts/slurm-local.sh (or a real
+/// cluster) set it up, and say so loudly otherwise.
+fn require_slurm() {
+    let ok = Command::new("sinfo").args(["-h", "-o", "%T"]).output();
+    match ok {
+        Ok(o) if o.status.success() && !o.stdout.is_empty() => {}
+        Ok(o) => panic!(
+            "SLURM does not answer (sinfo: {}): run scripts/slurm-local.sh as root first",
+            String::from_utf8_lossy(&o.stderr).trim()
+        ),
+        Err(e) => panic!("no SLURM here (sinfo: {e}): run scripts/slurm-local.sh as root first"),
+    }
+}
+
+/// SLURM's jobs of this run (by the job name the executor gives them).
+fn jobs_of_run(dir: &Path) -> Vec<String> {
+    let out = Command::new("squeue").args(["-h", "-o", "%i %j %o"]).output().unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains(dir.to_str().unwrap()))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+#[ignore = "needs SLURM: scripts/slurm-local.sh, then cargo test --release --test cluster -- --ignored"]
+fn slurm_executor_equals_a_local_run_after_a_killed_shard() {
+    require_slurm();
+    let dir = tempfile::tempdir().unwrap();
+    let expected = local_run(dir.path(), 2);
+    let config = micro_config(dir.path(), 2);
+    let out = dir.path().join("slurm");
+    let args = ["evolve", "--config", s(&config), "--out", s(&out), "--log", "--executor", "slurm", "--shards", "3"];
+    let done = run(&[&args[..], &["--poll-seconds", "0.3"]].concat(), &[("EVOTUNE_SHARD_CRASH", "2")]);
+    let said = text(&done);
+    assert!(done.status.success(), "{said}");
+    assert!(said.contains("gen 1: shards 2 failed or were lost; starting them again (1 of 2 retries)"), "{said}");
+    assert!(said.contains("gen 1: shards 3/3 done"), "{said}");
+    assert_eq!(run_result(&out, "tiny"), expected);
+    assert!(jobs_of_run(dir.path()).is_empty());
+}
+
+#[test]
+#[ignore = "needs SLURM: scripts/slurm-local.sh, then cargo test --release --test cluster -- --ignored"]
+fn slurm_ctrl_c_cancels_the_array_and_the_run_resumes_to_the_local_result() {
+    require_slurm();
+    let dir = tempfile::tempdir().unwrap();
+    let expected = local_run(dir.path(), 3);
+    let config = micro_config(dir.path(), 3);
+    let out = dir.path().join("slurm");
+    // Held in the queue, the shards cannot finish before the Ctrl-C.
+    let child = Command::new(BIN)
+        .args(["evolve", "--config", s(&config), "--out", s(&out), "--log", "--executor", "slurm"])
+        .args(["--shards", "2", "--poll-seconds", "0.3", "--sbatch-arg=--hold"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while jobs_of_run(dir.path()).is_empty() && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(!jobs_of_run(dir.path()).is_empty(), "no job array was submitted");
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let stopped = child.wait_with_output().unwrap();
+    let said = text(&stopped);
+    assert_eq!(stopped.status.code(), Some(130), "{said}");
+    assert!(said.contains("slurm shards cancelled") && said.contains("--executor slurm"), "{said}");
+    let start = Instant::now();
+    while !jobs_of_run(dir.path()).is_empty() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(jobs_of_run(dir.path()).is_empty(), "the array was not cancelled: {:?}", jobs_of_run(dir.path()));
+    let populations = out.join("populations/tiny");
+    let resumed = run(
+        &[
+            "evolve",
+            "--resume",
+            s(&populations),
+            "--log",
+            "--executor",
+            "slurm",
+            "--shards",
+            "2",
+            "--poll-seconds",
+            "0.3",
+        ],
+        &[],
+    );
+    assert!(resumed.status.success(), "{}", text(&resumed));
+    assert_eq!(run_result(&out, "tiny"), expected);
+}
+
+#[test]
+#[ignore = "needs GNU parallel (apt-get install parallel), then cargo test --release --test cluster -- --ignored"]
+fn parallel_executor_equals_a_local_run_after_a_killed_shard() {
+    let found = Command::new("parallel").arg("--version").output();
+    assert!(found.is_ok_and(|o| o.status.success()), "GNU parallel is not installed here: apt-get install -y parallel");
+    let dir = tempfile::tempdir().unwrap();
+    let expected = local_run(dir.path(), 2);
+    let config = micro_config(dir.path(), 2);
+    let hosts = dir.path().join("hosts");
+    // This machine, twice: two shards at a time, without ssh.
+    std::fs::write(&hosts, "# two slots on this machine\n:\n:\n").unwrap();
+    let out = dir.path().join("parallel");
+    let done = run(
+        &[
+            "evolve",
+            "--config",
+            s(&config),
+            "--out",
+            s(&out),
+            "--log",
+            "--executor",
+            "parallel",
+            "--hosts",
+            s(&hosts),
+            "--shards",
+            "3",
+            "--poll-seconds",
+            "0.3",
+        ],
+        &[("EVOTUNE_SHARD_CRASH", "2")],
+    );
+    let said = text(&done);
+    assert!(done.status.success(), "{said}");
+    assert!(said.contains("gen 2: shards 2 failed or were lost; starting them again"), "{said}");
+    assert_eq!(run_result(&out, "tiny"), expected);
+}
