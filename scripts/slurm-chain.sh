@@ -17,7 +17,7 @@
 # Requirements: OUT on a file system every node shares, and the evotune binary there too
 # ($EVOTUNE, default target/release/evotune of this checkout, built here first). SBATCH_ARGs
 # go to every job, e.g. --partition=long --time=1:00:00 --cpus-per-task=4 (a shard uses
-# its task's CPUs). Logs: OUT/populations/<run>/chain-logs/. The run's result is the one
+# its task's CPUs). Logs: OUT/chain-logs/<run>/. The run's result is the one
 # `evotune evolve --config CONFIG --out OUT` gives on one machine (docs/cluster.md).
 #
 # Example:
@@ -38,7 +38,7 @@ submit_generation() {
   local missing logs array
   missing=$("$evotune" cluster status --run "$run" --missing)
   [ -n "$missing" ] || missing=1 # all played: a one-task array that finds its shard done
-  logs="$run/chain-logs"
+  logs=$(dirname "$run")/../chain-logs/$(basename "$run")
   mkdir -p "$logs"
   array=$(sbatch --parsable --job-name=evotune-play --array="$missing" --output="$logs/play-%A-%a.out" "$@" \
     --wrap="exec '$evotune' cluster play --run '$run' --shard \$SLURM_ARRAY_TASK_ID/$shards --threads \${SLURM_CPUS_PER_TASK:-1}")
@@ -57,7 +57,7 @@ if [ "${1:-}" = "--step" ]; then
   if [ -n "$missing" ]; then
     if [ "$try" -ge "$retries" ]; then
       "$evotune" cluster status --run "$run"
-      die "shards $missing failed $((try + 1)) times; see $run/chain-logs/play-*.out, fix the cause and start the chain again"
+      die "shards $missing failed $((try + 1)) times; see the play-*.out logs beside this one, fix the cause and start the chain again"
     fi
     echo "slurm-chain: shards $missing failed or were lost; submitting them again"
     submit_generation "$run" "$shards" $((try + 1)) "$@"

@@ -166,6 +166,39 @@ fn slurm_ctrl_c_cancels_the_array_and_the_run_resumes_to_the_local_result() {
 }
 
 #[test]
+#[ignore = "needs SLURM: scripts/slurm-local.sh, then cargo test --release --test cluster -- --ignored"]
+fn the_sbatch_chain_runs_a_whole_run_to_the_local_result() {
+    require_slurm();
+    let dir = tempfile::tempdir().unwrap();
+    let expected = local_run(dir.path(), 2);
+    let config = micro_config(dir.path(), 2);
+    let out = dir.path().join("chain");
+    let started =
+        Command::new("scripts/slurm-chain.sh").args([s(&config), s(&out), "2"]).env("EVOTUNE", BIN).output().unwrap();
+    assert!(started.status.success(), "{}", text(&started));
+    // The chain goes on in SLURM's jobs: wait for the report of its last step.
+    let report = out.join("results/tiny/report.md");
+    let start = Instant::now();
+    while !report.exists() && start.elapsed() < Duration::from_secs(300) {
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let logs = || {
+        let dir = out.join("chain-logs/tiny");
+        let mut all = String::new();
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            all += &format!("== {}\n{}", e.path().display(), std::fs::read_to_string(e.path()).unwrap_or_default());
+        }
+        all
+    };
+    assert!(report.exists(), "the chain did not finish:\n{}", logs());
+    // The last reduce job may still be writing its log after the report.
+    while !jobs_of_run(dir.path()).is_empty() && start.elapsed() < Duration::from_secs(330) {
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    assert_eq!(run_result(&out, "tiny"), expected, "{}", logs());
+}
+
+#[test]
 #[ignore = "needs GNU parallel (apt-get install parallel), then cargo test --release --test cluster -- --ignored"]
 fn parallel_executor_equals_a_local_run_after_a_killed_shard() {
     let found = Command::new("parallel").arg("--version").output();
