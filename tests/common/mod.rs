@@ -5,6 +5,8 @@
 // Each test binary compiles this module on its own and uses only part of it.
 #![allow(dead_code)]
 
+pub mod cli;
+
 use evotune::games::connect::movegen::ThreatSet;
 use evotune::games::connect::{Board, Cell, Colour, Rules};
 use rand::{Rng, SeedableRng};
