@@ -2,42 +2,14 @@
 //! selfplay, match, export, openings, and clear errors on bad input.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_evotune");
+mod common;
+use common::cli::{bench_nodes, fails, ok, run, BIN};
 
 /// The node signature of `evotune bench --depth 4`. It changes only when the search or the
 /// move generator changes behaviour; quote the new value in the commit that changes it.
 const BENCH_DEPTH_4_NODES: u64 = 7779;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run evotune")
-}
-
-fn ok(args: &[&str]) -> (String, String) {
-    let out = run(args);
-    let (stdout, stderr) =
-        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned());
-    assert!(out.status.success(), "evotune {args:?} failed:\n{stderr}");
-    (stdout, stderr)
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = run(args);
-    assert_eq!(out.status.code(), Some(1), "evotune {args:?} should fail cleanly");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stderr
-}
-
-fn bench_nodes(stdout: &str) -> u64 {
-    let last = stdout.lines().last().unwrap();
-    let f: Vec<&str> = last.split(' ').collect();
-    assert_eq!((f.len(), f[0], f[1], f[3], f[5]), (7, "bench", "nodes", "nps", "ms"), "{last}");
-    assert!(f[4].parse::<u64>().is_ok() && f[6].parse::<u64>().is_ok(), "{last}");
-    f[2].parse().unwrap()
-}
 
 #[test]
 fn bench_prints_a_deterministic_signature() {

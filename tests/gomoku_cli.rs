@@ -3,41 +3,22 @@
 //! run; and a table of one game refused by the other.
 
 use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_evotune");
+mod common;
+use common::cli::{bench_nodes, fails, ok, run, s, BIN};
 
 /// The node signature of `evotune bench --game gomoku --depth 4`.
 const GOMOKU_BENCH_DEPTH_4_NODES: u64 = 5418;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run evotune")
-}
-
-fn ok(args: &[&str]) -> (String, String) {
-    let out = run(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "evotune {args:?} failed:\n{stderr}");
-    (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = run(args);
-    assert_eq!(out.status.code(), Some(1), "evotune {args:?} should fail cleanly");
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 #[test]
 fn bench_and_bestmove() {
     let (out, _) = ok(&["bench", "--game", "gomoku", "--depth", "4"]);
-    let last = out.lines().last().unwrap();
-    let nodes: u64 = last.split_whitespace().nth(2).unwrap().parse().unwrap();
-    assert_eq!(nodes, GOMOKU_BENCH_DEPTH_4_NODES, "search behaviour changed: {last}");
+    assert_eq!(
+        bench_nodes(&out),
+        GOMOKU_BENCH_DEPTH_4_NODES,
+        "search behaviour changed: update the signature and say so"
+    );
     // Black's four h8..k8 with g8 taken: l8 wins.
     let (out, _) = ok(&["bestmove", "--game", "gomoku", "--moves", "h8 g8 i8 a1 j8 a3 k8 a5", "--depth", "2"]);
     assert_eq!(out.lines().next(), Some("bestmove l8"), "{out}");

@@ -3,42 +3,22 @@
 //! GA run; and tables of other games refused.
 
 use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_evotune");
+mod common;
+use common::cli::{bench_nodes, fails, ok, s, BIN};
 
 /// The node signature of `evotune bench --game surakarta --depth 5`.
 const SURAKARTA_BENCH_DEPTH_5_NODES: u64 = 151_292;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run evotune")
-}
-
-fn ok(args: &[&str]) -> (String, String) {
-    let out = run(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "evotune {args:?} failed:\n{stderr}");
-    (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = run(args);
-    assert_eq!(out.status.code(), Some(1), "evotune {args:?} should fail cleanly");
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 #[test]
 fn bench_and_bestmove() {
     let (out, _) = ok(&["bench", "--game", "surakarta", "--depth", "5"]);
-    let last = out.lines().last().unwrap();
-    let nodes: u64 = last.split_whitespace().nth(2).unwrap().parse().unwrap();
-    assert_eq!(nodes, SURAKARTA_BENCH_DEPTH_5_NODES, "search behaviour changed: {last}");
-    assert!(last.contains("nps"), "{last}");
+    assert_eq!(
+        bench_nodes(&out),
+        SURAKARTA_BENCH_DEPTH_5_NODES,
+        "search behaviour changed: update the signature and say so"
+    );
     // In the bench's 12-move position both sides can capture; the engine takes first.
     let twelve = "a2-b3 d5-d4 d2-e3 d6-d5 f2-f3 d5-c4 e1-d2 b5-b4 e3-f4 f5-e4 e2xe4 d4xf4";
     let (out, _) = ok(&["bestmove", "--game", "surakarta", "--moves", twelve, "--depth", "3"]);

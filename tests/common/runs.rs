@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_evotune");
+pub use super::cli::{s, BIN};
 
 /// A small real run of the quick config's kind: 8 individuals in 2 groups, depth 1, a handful
 /// of generations, a short play-off and validation.
@@ -44,10 +44,6 @@ pub fn evotune(args: &[&str]) -> Output {
         panic!("evotune {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
     }
     out
-}
-
-pub fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// The champion's weights and the history without wall times: what a run's result is.
