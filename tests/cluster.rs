@@ -11,7 +11,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::runs::{evotune, micro_config, run_result, s, RunResult, BIN};
+use common::cli::{s, BIN};
+use common::runs::{evotune, micro_config, run_result, RunResult};
 
 /// The local run of the micro config (4 players, records on), `generations` long.
 fn local_run(dir: &Path, generations: u32) -> RunResult {

@@ -7,7 +7,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::runs::{evotune, micro_config, result_of, run_result, s, tiny_config, BIN};
+use common::cli::{s, BIN};
+use common::runs::{evotune, micro_config, result_of, run_result, tiny_config};
 
 #[test]
 fn tiny_run_writes_everything_and_threads_do_not_matter() {

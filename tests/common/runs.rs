@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-pub use super::cli::{s, BIN};
+use super::cli::BIN;
 
 /// A small real run of the quick config's kind: 8 individuals in 2 groups, depth 1, a handful
 /// of generations, a short play-off and validation.
