@@ -19,6 +19,7 @@ use crate::core::game::{Evaluation, GameMove, Position, Side, Status};
 use crate::core::limits::Limits;
 use crate::core::weights::Schema;
 use crate::games::connect::Connect6;
+use crate::games::einstein::Einstein;
 use crate::games::gomoku::Gomoku;
 use crate::games::surakarta::Surakarta;
 use crate::games::{Frontend, ProtocolOptions};
@@ -275,8 +276,11 @@ pub static GOMOKU: &Registered<Gomoku> = &Registered(Gomoku);
 /// Surakarta, as the registry holds it.
 pub static SURAKARTA: &Registered<Surakarta> = &Registered(Surakarta);
 
+/// EinStein würfelt nicht, as the registry holds it.
+pub static EINSTEIN: &Registered<Einstein> = &Registered(Einstein);
+
 /// Every game, the default first.
-pub static GAMES: [GameRef; 3] = [CONNECT6, GOMOKU, SURAKARTA];
+pub static GAMES: [GameRef; 4] = [CONNECT6, GOMOKU, SURAKARTA, EINSTEIN];
 
 /// The default game of every command and config.
 pub const DEFAULT_GAME: &str = "connect6";

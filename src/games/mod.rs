@@ -4,6 +4,7 @@
 //! (openings, bench positions, engine protocol).
 
 pub mod connect;
+pub mod einstein;
 pub mod gomoku;
 pub mod surakarta;
 

@@ -254,14 +254,14 @@ pub fn win_probability(s: i32) -> f64 {
 }
 
 /// The inverse of [`win_probability`], clamped to stay clear of the mate scores.
-fn score_of(p: f64) -> i32 {
+pub(crate) fn score_of(p: f64) -> i32 {
     let p = p.clamp(1e-4, 1.0 - 1e-4);
     (EVAL_SCALE * (p / (1.0 - p)).ln()).round() as i32
 }
 
 /// The seed of one search's stream: SplitMix64 of the game seed and the search number, so
 /// that nearby seeds give unrelated streams.
-fn stream_seed(game_seed: u64, search: u64) -> u64 {
+pub(crate) fn stream_seed(game_seed: u64, search: u64) -> u64 {
     let mut z = game_seed ^ search.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -270,7 +270,7 @@ fn stream_seed(game_seed: u64, search: u64) -> u64 {
 
 /// The playout budget implied by the limits (depth as [`PLAYOUTS_PER_DEPTH`] playouts per
 /// unit; no limit at all as [`DEFAULT_DEPTH`]), if any.
-fn playout_budget(limits: &Limits) -> Option<u64> {
+pub fn playout_budget(limits: &Limits) -> Option<u64> {
     let depth = match limits.depth {
         Some(d) => Some(d),
         None if limits.is_unlimited() => Some(DEFAULT_DEPTH),
@@ -285,7 +285,6 @@ impl<G: Searchable> Engine<G> {
     /// ends in one playout or one proven node); `score` is the root's best win rate mapped
     /// back through the evaluation's logistic, or a mate score when proven.
     pub(crate) fn uct(&mut self, board: &mut G::Position, limits: &Limits) -> SearchResult<MoveOf<G>> {
-        self.searches += 1;
         if let Some(budget) = playout_budget(limits) {
             self.clock.node_limit = self.clock.node_limit.min(budget);
         }

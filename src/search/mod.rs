@@ -131,6 +131,24 @@ pub trait Searchable: Game {
         false
     }
 
+    /// Games with chance events (dice) search with their own chance-aware searches: the result
+    /// replaces the generic PVS / alpha-beta / UCT, which assume a player moves at every
+    /// node. `seed` is the search's own random stream (from the game seed and the number of
+    /// searches since), so a search limited by nodes or depth is a pure function of its
+    /// inputs. The default: none (the generic searches run).
+    fn chance_search(
+        gen: &mut Self::Gen,
+        eval: &Self::Eval,
+        pos: &mut Self::Position,
+        settings: &EngineSettings,
+        limits: &Limits,
+        clock: &mut Clock,
+        seed: u64,
+    ) -> Option<SearchResult<MoveOf<Self>>> {
+        let _ = (gen, eval, pos, settings, limits, clock, seed);
+        None
+    }
+
     /// UCT: what the game's exact situations say at a leaf, if anything.
     fn exact(gen: &mut Self::Gen, pos: &Self::Position) -> Option<Exact>;
 
@@ -281,9 +299,15 @@ impl<G: Searchable> Engine<G> {
         self.clock.stopped = false;
         self.clock.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.clock.deadline = limits.time_ms.map(|t| start + Duration::from_millis(t));
-        let mut result = match self.settings.search {
-            SearchKind::Pvs | SearchKind::Alphabeta => self.iterative_deepening(pos, limits, start),
-            SearchKind::Mcts => self.uct(pos, limits),
+        self.searches += 1;
+        let seed = mcts::stream_seed(self.rng_seed, self.searches);
+        let chance = G::chance_search(&mut self.gen, &self.eval, pos, &self.settings, limits, &mut self.clock, seed);
+        let mut result = match chance {
+            Some(result) => result,
+            None => match self.settings.search {
+                SearchKind::Pvs | SearchKind::Alphabeta => self.iterative_deepening(pos, limits, start),
+                SearchKind::Mcts => self.uct(pos, limits),
+            },
         };
         result.elapsed = start.elapsed();
         result.nodes = self.clock.nodes;

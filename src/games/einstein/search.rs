@@ -1,0 +1,415 @@
+//! EinStein würfelt nicht's searches, which know the die: every move is followed by a roll.
+//!
+//! - **MCTS** (`--search mcts`): UCT over a tree of decision nodes (a roll is known, the side
+//!   to move picks a step) and chance nodes (after a step; the next roll is drawn uniformly
+//!   from the search's stream on every descent). A new leaf is scored by one playout to the
+//!   end of the game. With the `plain` evaluation a playout moves at random; with `hybrid` it
+//!   skips moves the hybrid evaluation scores more than `prune` below the roll's best and
+//!   always takes a win (the paper's pruning). The move played is the root's most visited
+//!   step, ties to the better win rate.
+//! - **Expectimax** (`--search pvs` or `alphabeta`): iterative deepening of a depth-limited
+//!   expectimax, chance nodes averaging the six rolls, leaves scored by the hybrid evaluation.
+//!
+//! Budgets: `nodes` counts playouts (MCTS) or decision nodes (expectimax); a depth limit is
+//! [`crate::search::mcts::PLAYOUTS_PER_DEPTH`] playouts per unit for MCTS and plies for expectimax. Both are pure
+//! functions of the position, the limits and the stream seed unless a time limit stops them.
+
+use std::time::Duration;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::board::{Board, Move, Phase, CUBES, SETUPS};
+use super::eval::HybridEval;
+use crate::core::game::{GameMove, Position, Side, Status};
+use crate::core::limits::Limits;
+use crate::core::settings::{EngineSettings, SearchKind};
+use crate::search::mcts::playout_budget;
+use crate::search::{Clock, SearchResult, MATE};
+
+/// How playouts choose their moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly at random.
+    Random,
+    /// At random among the moves the hybrid evaluation does not prune.
+    Hybrid,
+}
+
+/// Working memory of the searches, reused between searches.
+#[derive(Debug)]
+pub struct Searcher {
+    pub policy: Policy,
+    nodes: Vec<Node>,
+    moves: Vec<Move>,
+}
+
+impl Searcher {
+    pub fn new(policy: Policy) -> Searcher {
+        Searcher { policy, nodes: Vec::new(), moves: Vec::with_capacity(8) }
+    }
+}
+
+/// A tree node. A step node (the step into it; a chance node below) has up to six roll
+/// children, created together; a roll node (the roll into it; the mover picks) has one step
+/// child per legal step, created on its first visit.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    mv: Move,
+    first: u32,
+    children: u8,
+    visits: u32,
+    /// Sum of the rewards of the player who made the step into the node.
+    reward: f64,
+}
+
+impl Node {
+    fn new(mv: Move) -> Node {
+        Node { mv, first: 0, children: 0, visits: 0, reward: 0.0 }
+    }
+}
+
+/// The reward in [0, 1] of `side` for a finished game.
+fn reward_for(status: Status, side: Side) -> f64 {
+    match status {
+        Status::Won { winner, .. } if winner == side => 1.0,
+        Status::Won { .. } => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// The step of a roll the policy plays: a winning step if there is one, else one drawn at
+/// random among the candidates.
+pub fn policy_step(policy: Policy, eval: &HybridEval, board: &mut Board, moves: &[Move], rng: &mut ChaCha8Rng) -> Move {
+    if moves.len() == 1 {
+        return moves[0];
+    }
+    match policy {
+        Policy::Random => moves[rng.random_range(0..moves.len())],
+        Policy::Hybrid => {
+            let mut scores = [0i32; 8];
+            let me = board.to_move();
+            for (i, &m) in moves.iter().enumerate() {
+                let u = board.play(m);
+                let won = matches!(board.status(), Status::Won { winner, .. } if winner == me);
+                scores[i] = if won { MATE } else { -eval.score(board) };
+                board.undo(u);
+                if won {
+                    return m;
+                }
+            }
+            let best = scores[..moves.len()].iter().copied().max().unwrap_or(0);
+            let floor = best.saturating_sub(eval.prune);
+            let kept = scores[..moves.len()].iter().filter(|&&s| s >= floor).count();
+            let mut pick = rng.random_range(0..kept);
+            for (i, &s) in scores[..moves.len()].iter().enumerate() {
+                if s >= floor {
+                    if pick == 0 {
+                        return moves[i];
+                    }
+                    pick -= 1;
+                }
+            }
+            unreachable!("`kept` counts the candidates")
+        }
+    }
+}
+
+/// Plays the game out from a position waiting for a roll; returns the status at the end.
+fn playout(
+    policy: Policy,
+    eval: &HybridEval,
+    board: &mut Board,
+    moves: &mut Vec<Move>,
+    rng: &mut ChaCha8Rng,
+) -> Status {
+    loop {
+        let status = board.status();
+        if status.is_over() {
+            return status;
+        }
+        board.roll(rng.random_range(1..=CUBES as u8));
+        moves.clear();
+        if let Phase::Move(die) = board.phase() {
+            board.steps_for(die, moves);
+        }
+        let m = policy_step(policy, eval, board, moves, rng);
+        board.play(m);
+    }
+}
+
+/// Plays the game out from a position waiting for a roll with the policy; returns the end.
+pub fn playout_from(policy: Policy, eval: &HybridEval, board: &mut Board, rng: &mut ChaCha8Rng) -> Status {
+    playout(policy, eval, board, &mut Vec::with_capacity(8), rng)
+}
+
+/// The searches' entry point: the search the settings name, from a position at a roll or a
+/// setup. `None` only for a position waiting for its roll (no player is to move).
+pub fn search(
+    searcher: &mut Searcher,
+    eval: &HybridEval,
+    pos: &Board,
+    settings: &EngineSettings,
+    limits: &Limits,
+    clock: &mut Clock,
+    seed: u64,
+) -> SearchResult<Move> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let none = SearchResult { best: Move::NONE, score: 0, depth: 0, nodes: 0, elapsed: Duration::ZERO, pv: Vec::new() };
+    match pos.phase() {
+        // A setup is the player's choice; the searches here do not rank setups, so the engine
+        // draws one from its stream (games of the arena start from openings that hold both).
+        Phase::Setup => {
+            let best = Move::setup(rng.random_range(0..SETUPS));
+            SearchResult { best, pv: vec![best], ..none }
+        }
+        Phase::Roll => none,
+        Phase::Move(_) if pos.status().is_over() => none,
+        Phase::Move(_) => match settings.search {
+            SearchKind::Mcts => uct(searcher, eval, pos, settings.uct_c, limits, clock, &mut rng),
+            SearchKind::Pvs | SearchKind::Alphabeta => expectimax(eval, pos, limits, clock),
+        },
+    }
+}
+
+fn uct(
+    s: &mut Searcher,
+    eval: &HybridEval,
+    root_pos: &Board,
+    c: f64,
+    limits: &Limits,
+    clock: &mut Clock,
+    rng: &mut ChaCha8Rng,
+) -> SearchResult<Move> {
+    if let Some(budget) = playout_budget(limits) {
+        clock.node_limit = clock.node_limit.min(budget);
+    }
+    s.nodes.clear();
+    s.nodes.push(Node::new(Move::NONE));
+    let mut path: Vec<usize> = Vec::with_capacity(64);
+    let mut deepest = 0;
+    loop {
+        let mut board = root_pos.clone();
+        path.clear();
+        let mut node = 0;
+        path.push(node);
+        let status = loop {
+            // `node` is a roll node: the board has its roll.
+            if s.nodes[node].children == 0 {
+                expand_roll_node(s, &board, node);
+            }
+            let step = select(&s.nodes, node, c);
+            board.play(s.nodes[step].mv);
+            path.push(step);
+            let status = board.status();
+            if status.is_over() {
+                break status;
+            }
+            if s.nodes[step].visits == 0 {
+                break playout(s.policy, eval, &mut board, &mut s.moves, rng);
+            }
+            if s.nodes[step].children == 0 {
+                let first = s.nodes.len() as u32;
+                s.nodes.extend((0..CUBES).map(|_| Node::new(Move::NONE)));
+                s.nodes[step].first = first;
+                s.nodes[step].children = CUBES as u8;
+            }
+            let die = rng.random_range(1..=CUBES as u8);
+            board.roll(die);
+            node = s.nodes[step].first as usize + die as usize - 1;
+            path.push(node);
+        };
+        deepest = deepest.max(path.len() / 2);
+        // Backup: a step node keeps the reward of the player who made its step.
+        // The path alternates roll nodes (even places) and step nodes (odd places), whose
+        // movers alternate from the root's side to move.
+        for (i, &n) in path.iter().enumerate() {
+            let node = &mut s.nodes[n];
+            node.visits += 1;
+            if i % 2 == 1 {
+                let mover = if (i / 2) % 2 == 0 { root_pos.to_move() } else { root_pos.to_move().other() };
+                node.reward += reward_for(status, mover);
+            }
+        }
+        if clock.tick() {
+            break;
+        }
+    }
+    let root = s.nodes[0];
+    let range = root.first as usize..root.first as usize + root.children as usize;
+    let best = range
+        .clone()
+        .max_by(|&a, &b| {
+            let (x, y) = (&s.nodes[a], &s.nodes[b]);
+            x.visits
+                .cmp(&y.visits)
+                .then((x.reward / x.visits.max(1) as f64).total_cmp(&(y.reward / y.visits.max(1) as f64)))
+        })
+        .expect("a roll node of an open game has steps");
+    let rate = s.nodes[best].reward / s.nodes[best].visits.max(1) as f64;
+    let mv = s.nodes[best].mv;
+    SearchResult {
+        best: mv,
+        score: crate::search::mcts::score_of(rate),
+        depth: deepest as u32,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        pv: vec![mv],
+    }
+}
+
+/// Creates the step children of a roll node.
+fn expand_roll_node(s: &mut Searcher, board: &Board, node: usize) {
+    let Phase::Move(die) = board.phase() else { unreachable!("a roll node's board has its roll") };
+    s.moves.clear();
+    board.steps_for(die, &mut s.moves);
+    let first = s.nodes.len() as u32;
+    for i in 0..s.moves.len() {
+        s.nodes.push(Node::new(s.moves[i]));
+    }
+    s.nodes[node].first = first;
+    s.nodes[node].children = s.moves.len() as u8;
+}
+
+/// UCB1 among a roll node's steps; unvisited steps first, in generation order.
+fn select(nodes: &[Node], node: usize, c: f64) -> usize {
+    let parent = nodes[node];
+    let range = parent.first as usize..parent.first as usize + parent.children as usize;
+    let log_n = (parent.visits.max(1) as f64).ln();
+    let mut best = range.start;
+    let mut best_value = f64::NEG_INFINITY;
+    for i in range {
+        let n = &nodes[i];
+        if n.visits == 0 {
+            return i;
+        }
+        let value = n.reward / n.visits as f64 + c * (log_n / n.visits as f64).sqrt();
+        if value > best_value {
+            best_value = value;
+            best = i;
+        }
+    }
+    best
+}
+
+/// Iterative deepening of expectimax; a depth that the clock cuts short is thrown away.
+fn expectimax(eval: &HybridEval, root: &Board, limits: &Limits, clock: &mut Clock) -> SearchResult<Move> {
+    let Phase::Move(die) = root.phase() else { unreachable!("searched at a roll") };
+    let mut moves = Vec::with_capacity(6);
+    root.steps_for(die, &mut moves);
+    let max_depth = limits.depth.unwrap_or(if limits.is_unlimited() { 3 } else { 40 }).max(1);
+    let mut result =
+        SearchResult { best: moves[0], score: 0, depth: 0, nodes: 0, elapsed: Duration::ZERO, pv: vec![moves[0]] };
+    let mut board = root.clone();
+    for depth in 1..=max_depth {
+        let mut best = (i32::MIN, moves[0]);
+        for &m in &moves {
+            let u = board.play(m);
+            let v = -chance_value(eval, &mut board, depth - 1, 1, clock);
+            board.undo(u);
+            if clock.stopped {
+                break;
+            }
+            if v > best.0 {
+                best = (v, m);
+            }
+        }
+        if clock.stopped {
+            break;
+        }
+        result = SearchResult { best: best.1, score: best.0, depth, pv: vec![best.1], ..result };
+        if best.0.abs() > MATE / 2 && depth > 1 {
+            break;
+        }
+    }
+    result
+}
+
+/// The value for the side to move of a position waiting for its roll: the mean over the six
+/// rolls of the best step.
+fn chance_value(eval: &HybridEval, board: &mut Board, depth: u32, ply: i32, clock: &mut Clock) -> i32 {
+    match board.status() {
+        Status::Won { winner, .. } if winner == board.to_move() => return MATE - ply,
+        Status::Won { .. } => return -(MATE - ply),
+        _ => {}
+    }
+    if depth == 0 {
+        return eval.score(board);
+    }
+    let mut total: i64 = 0;
+    let mut moves = Vec::with_capacity(6);
+    for die in 1..=CUBES as u8 {
+        board.roll(die);
+        moves.clear();
+        board.steps_for(die, &mut moves);
+        let mut best = i32::MIN;
+        for &m in &moves {
+            if clock.tick() {
+                board.unroll();
+                return 0;
+            }
+            let u = board.play(m);
+            let v = -chance_value(eval, board, depth - 1, ply + 1, clock);
+            board.undo(u);
+            best = best.max(v);
+        }
+        board.unroll();
+        total += best as i64;
+    }
+    (total / CUBES as i64) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::einstein::eval::EINSTEIN_HYBRID;
+    use crate::games::einstein::notation::parse_move;
+
+    fn board(moves: &[&str]) -> Board {
+        let mut b = Board::start();
+        for t in moves {
+            let m = parse_move(t).unwrap();
+            if b.phase() == Phase::Roll {
+                b.roll(m.die());
+            }
+            b.play(m);
+        }
+        b
+    }
+
+    fn run(kind: SearchKind, policy: Policy, b: &Board, limits: Limits, seed: u64) -> SearchResult<Move> {
+        let eval = HybridEval::new(&EINSTEIN_HYBRID.defaults());
+        let settings = EngineSettings { search: kind, ..EngineSettings::default() };
+        let mut clock = Clock::unlimited();
+        clock.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        search(&mut Searcher::new(policy), &eval, b, &settings, &limits, &mut clock, seed)
+    }
+
+    #[test]
+    fn every_search_takes_a_win_on_the_corner() {
+        // Red's cube 5 walks b4-c3-d2 (taking blue's cube 2) while blue shuffles cube 1; on a
+        // roll of 5 it can step right, down, or onto the corner e1.
+        let mut b = board(&["123456", "654321", "5:b4c3", "1:e3d3", "5:c3d2", "1:d3c3"]);
+        b.roll(5);
+        let mut moves = Vec::new();
+        b.legal_moves(&mut moves);
+        assert_eq!(moves.len(), 3);
+        for kind in [SearchKind::Mcts, SearchKind::Pvs] {
+            for policy in [Policy::Random, Policy::Hybrid] {
+                let r = run(kind, policy, &b, Limits::nodes(300), 1);
+                assert_eq!(r.best, Move::step(5, 18, 24), "{kind:?} {policy:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn searches_with_node_budgets_are_deterministic() {
+        let mut b = board(&["351624", "246135"]);
+        b.roll(4);
+        for kind in [SearchKind::Mcts, SearchKind::Pvs] {
+            let a = run(kind, Policy::Hybrid, &b, Limits::nodes(2000), 7);
+            let c = run(kind, Policy::Hybrid, &b, Limits::nodes(2000), 7);
+            assert_eq!(a, c);
+        }
+    }
+}
