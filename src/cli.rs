@@ -556,11 +556,15 @@ pub enum Paper {
     Wang2021,
     /// Li Xuejun 2015: local (incremental) vs global road scanning.
     Li2015,
+    /// Song Yingjian 2022: hybrid-evaluation MCTS vs plain MCTS in EinStein würfelt nicht,
+    /// 5000 playouts per move, dice-paired games.
+    Song2022,
 }
 
 #[derive(Args, Debug)]
 pub struct ReproduceArgs {
-    /// The game: the papers' experiments are Connect6's.
+    /// The game: each experiment plays its paper's game (song2022 EinStein, the others
+    /// Connect6), whatever this says.
     #[command(flatten)]
     pub game: GameArg,
     /// Which experiment.

@@ -10,7 +10,7 @@ use crate::cli::{Paper, ReproduceArgs};
 use crate::commands::thread_pool;
 use crate::core::limits::Limits;
 use crate::report::progress::{format_duration, ProgressMode};
-use crate::reproduce::{li2007, li2015, wang2021, Setup};
+use crate::reproduce::{li2007, li2015, song2022, wang2021, Setup};
 
 pub fn run(args: &ReproduceArgs) -> Result<()> {
     let start = Instant::now();
@@ -18,8 +18,8 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
     if args.run.is_some() && args.paper != Paper::Li2007 {
         bail!("--run applies to li2007 only (the run whose champions it compares)");
     }
-    if args.time_ms.is_some() && args.paper == Paper::Li2007 {
-        bail!("--time-ms applies to wang2021 and li2015; li2007 plays with its run's engine settings");
+    if args.time_ms.is_some() && matches!(args.paper, Paper::Li2007 | Paper::Song2022) {
+        bail!("--time-ms applies to wang2021 and li2015; li2007 plays with its run's engine settings, song2022 with playouts");
     }
     if args.pairs == Some(0) || args.time_ms == Some(0) {
         bail!("--pairs and --time-ms must be at least 1");
@@ -60,6 +60,13 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
             }
             li2015::run(&o, &setup)
         }
+        Paper::Song2022 => {
+            let mut o = if args.full { song2022::Options::full() } else { song2022::Options::quick() };
+            if let Some(p) = pairs {
+                o.pairs = p;
+            }
+            song2022::run(&o, &setup)
+        }
     })?;
     print!("{}", report.to_text());
     for f in &report.files {
@@ -74,5 +81,6 @@ fn paper_name(p: Paper) -> &'static str {
         Paper::Li2007 => "li2007",
         Paper::Wang2021 => "wang2021",
         Paper::Li2015 => "li2015",
+        Paper::Song2022 => "song2022",
     }
 }

@@ -21,6 +21,8 @@ pub const QUICK_TOML: &str = include_str!("../../configs/quick.toml");
 pub const GOMOKU_QUICK_TOML: &str = include_str!("../../configs/gomoku-quick.toml");
 /// The built-in Surakarta config (`configs/surakarta-quick.toml`).
 pub const SURAKARTA_QUICK_TOML: &str = include_str!("../../configs/surakarta-quick.toml");
+/// The built-in EinStein config (`configs/einstein-quick.toml`).
+pub const EINSTEIN_QUICK_TOML: &str = include_str!("../../configs/einstein-quick.toml");
 
 /// A whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -433,6 +435,7 @@ impl EvolveConfig {
             "connect6" => Ok(Self::quick()),
             "gomoku" => Self::parse(GOMOKU_QUICK_TOML, "configs/gomoku-quick.toml (built in)"),
             "surakarta" => Self::parse(SURAKARTA_QUICK_TOML, "configs/surakarta-quick.toml (built in)"),
+            "einstein" => Self::parse(EINSTEIN_QUICK_TOML, "configs/einstein-quick.toml (built in)"),
             other => bail!("no built-in config for {other}; give one with --config"),
         }
     }
@@ -620,6 +623,7 @@ mod tests {
             "configs/overnight.toml",
             "configs/gomoku-quick.toml",
             "configs/surakarta-quick.toml",
+            "configs/einstein-quick.toml",
         ] {
             EvolveConfig::load(Path::new(f)).unwrap_or_else(|e| panic!("{e:#}"));
         }

@@ -1,6 +1,7 @@
 //! The papers' experiments, played for real with the arena and printed beside the papers'
 //! numbers: Li Guo 2007 Fig. 1 ([`li2007`]), Wang Hongfei 2021's match table
-//! ([`wang2021`]) and Li Xuejun 2015's local vs global road scanning ([`li2015`]).
+//! ([`wang2021`]), Li Xuejun 2015's local vs global road scanning ([`li2015`]) and Song
+//! Yingjian 2022's hybrid-evaluation MCTS for EinStein würfelt nicht ([`song2022`]).
 //!
 //! Each experiment takes its sizes as a plain options struct with a quick setting (minutes on
 //! two cores) and the paper's (`full`); tests pass tiny sizes. An experiment returns a
@@ -8,6 +9,7 @@
 
 pub mod li2007;
 pub mod li2015;
+pub mod song2022;
 pub mod wang2021;
 
 use std::path::{Path, PathBuf};
@@ -175,7 +177,7 @@ pub fn suite(pairs: usize, seed: u64) -> anyhow::Result<OpeningSuite> {
     Ok(OpeningSuite::generate(GAME.arena(), &config, seed)?)
 }
 
-/// The papers' game: every experiment here is Connect6's.
+/// The papers' game: every experiment here but song2022 (EinStein) is Connect6's.
 pub const GAME: GameRef = crate::registry::CONNECT6;
 
 /// Milliseconds per game of `a` against `b` from the suite's first `games` openings (at least

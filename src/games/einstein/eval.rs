@@ -46,7 +46,7 @@ pub static EINSTEIN_HYBRID: Schema = Schema {
         WeightSpec::new("hit", 50, 0, 200, "percent of a cube's value lost when an enemy cube can step onto it"),
         WeightSpec::new("attack", 100, 0, 300, "percent: weight of the side to move's own value"),
         WeightSpec::new("threat", 100, 0, 300, "percent: weight of the opponent's value"),
-        WeightSpec::new("prune", 400, 0, 5000, "MCTS playouts skip moves scoring this far below the roll's best"),
+        WeightSpec::new("prune", 100, 0, 5000, "MCTS playouts skip moves scoring this far below the roll's best"),
     ],
 };
 
@@ -104,10 +104,9 @@ impl HybridEval {
     }
 
     /// `V(side)` of the module documentation, in points times 6 (sixths of the die).
-    fn side_value(&self, board: &Board, side: Side) -> i32 {
+    /// `sixths` and `enemy` are the selection sixths of `side` and of its opponent.
+    fn side_value(&self, board: &Board, side: Side, sixths: &[i32; CUBES + 1], enemy: &[i32; CUBES + 1]) -> i32 {
         let me = side.index();
-        let sixths = Self::selection_sixths(board, side);
-        let enemy = Self::selection_sixths(board, side.other());
         let target = TARGET[me] as usize;
         let (tr, tc) = (target / SIDE, target % SIDE);
         let mut total = 0;
@@ -141,7 +140,11 @@ impl HybridEval {
     /// The score for the side to move (points; see the module documentation).
     pub fn score(&self, board: &Board) -> i32 {
         let me = board.to_move();
-        (self.attack * self.side_value(board, me) - self.threat * self.side_value(board, me.other())) / 600
+        let mine = Self::selection_sixths(board, me);
+        let theirs = Self::selection_sixths(board, me.other());
+        let attack = self.side_value(board, me, &mine, &theirs);
+        let threat = self.side_value(board, me.other(), &theirs, &mine);
+        (self.attack * attack - self.threat * threat) / 600
     }
 }
 
