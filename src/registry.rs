@@ -145,7 +145,8 @@ impl<G: Frontend> ArenaGame for Registered<G> {
         if pos.status().is_over() {
             return Err(OpeningError::Decided);
         }
-        if !self.0.at_move_boundary(&pos) {
+        // An opening may end where the dice are to be rolled: games roll them first.
+        if !self.0.at_move_boundary(&pos) && pos.chance().is_none() {
             return Err(OpeningError::MidTurn);
         }
         Ok(self.0.symmetric_key(&pos))
@@ -208,6 +209,11 @@ impl<G: Frontend> AnyGame for Registered<G> {
                 }
                 Status::Draw { reason } => return Err(at(format!("the game is already over (a draw: {reason})"))),
                 Status::Ongoing => {}
+            }
+            if pos.chance().is_some() {
+                return Err(at(
+                    "the position waits for a roll of the dice: end the moves with the roll (like r4)".into()
+                ));
             }
             if !self.0.at_move_boundary(&pos) {
                 return Err(at("the last move is incomplete".into()));

@@ -134,9 +134,10 @@ impl Game for Einstein {
         ))
     }
 
-    /// Every phase is between turns: a setup, a roll or a step (openings end before a roll).
+    /// A player is to move: a setup, or a step after the roll. (A position waiting for its
+    /// roll is between turns too, but no one can search it; openings may end there.)
     fn at_move_boundary(&self, pos: &Board) -> bool {
-        !pos.status().is_over()
+        !pos.status().is_over() && pos.phase() != Phase::Roll
     }
 
     fn evaluations(&self) -> &'static [Evaluation] {
