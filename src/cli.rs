@@ -290,6 +290,11 @@ pub struct OpeningArgs {
     /// A game undecided after this many turns is a draw (0: no cap).
     #[arg(long, default_value_t = 120)]
     pub max_turns: usize,
+    /// A game clock, BASE+INC in seconds (`60+1`, `0.5+0.05`): each player has BASE for the
+    /// game plus INC after each move, thinks for a share of what is left, and loses on time
+    /// (`timeout`) if it runs out. Depth and node limits still apply.
+    #[arg(long, value_name = "BASE+INC")]
+    pub tc: Option<crate::arena::clock::TimeControl>,
 }
 
 /// Per-player overrides for a two-player match; anything not given comes from the shared

@@ -286,3 +286,29 @@ fn records_on_a_full_disk_are_cut_back_to_whole_lines() {
         serde_json::from_str::<serde_json::Value>(line).unwrap();
     }
 }
+
+#[test]
+fn a_game_clock_limits_the_players_and_bad_clocks_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("games.jsonl");
+    let records = records.to_str().unwrap();
+    let (out, _) =
+        ok(&["match", "--a", "defaults", "--b", "defaults", "--tc", "0.5+0.02", "--pairs", "1", "--records", records]);
+    assert!(out.contains("2 games"), "{out}");
+    for line in std::fs::read_to_string(records).unwrap().lines() {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(g["first_engine"].as_str().unwrap().ends_with("clock 0.5+0.02"), "{line}");
+        // Each player had 0.5 s and 0.02 s a move; losing on time is recorded as such.
+        let moves = g["moves"].as_array().unwrap().len() as u64;
+        for (side, ms) in [("first", &g["first_ms"]), ("second", &g["second_ms"])] {
+            let ok_time = ms.as_u64().unwrap() <= 500 + 20 * moves;
+            assert!(ok_time || g["reason"] == "timeout", "{side}: {line}");
+        }
+    }
+    for bad in ["fast", "1+x", "0+0"] {
+        let out = run(&["match", "--a", "defaults", "--b", "defaults", "--tc", bad, "--pairs", "1"]);
+        assert_eq!(out.status.code(), Some(2), "--tc {bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--tc") && err.contains(bad), "{err}");
+    }
+}

@@ -6,6 +6,7 @@ use std::time::Instant;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
+use crate::arena::clock::TimeControl;
 use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome, Reason};
 use crate::core::game::{GameMove, Position, Side, Status};
@@ -19,11 +20,15 @@ pub struct GameSettings {
     /// A game still undecided after this many turns (opening included) is a draw (`movecap`).
     /// 0 means no cap: play until a line or a full board.
     pub max_turns: usize,
+    /// A game clock (`"60+1"`: base and increment in seconds); a player out of time loses
+    /// (`timeout`). None: each move has its player's own limits only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<TimeControl>,
 }
 
 impl Default for GameSettings {
     fn default() -> Self {
-        GameSettings { max_turns: 120 }
+        GameSettings { max_turns: 120, clock: None }
     }
 }
 
@@ -45,8 +50,8 @@ pub fn play_game<G: Searchable>(
     engines[1].new_game(seed ^ 0x5851_F42D_4C95_7F2D);
     let players = [first, second];
     let mut record = GameRecord {
-        first_engine: Some(first.describe()),
-        second_engine: Some(second.describe()),
+        first_engine: Some(described(first, settings)),
+        second_engine: Some(described(second, settings)),
         ..GameRecord::start(G::NAME, &first.name, &second.name, opening, seed)
     };
     let mut pos = match game.replay(opening) {
@@ -62,6 +67,8 @@ pub fn play_game<G: Searchable>(
     // Dice games draw from a stream of the game's seed; the others never ask.
     let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0xD1CE);
     let mut turns = opening.len();
+    // Each player's time left on the game clock, if there is one.
+    let mut left_ms = [settings.clock.map_or(0, |tc| tc.base_ms); 2];
     loop {
         match pos.status() {
             Status::Won { winner, reason } => {
@@ -84,13 +91,27 @@ pub fn play_game<G: Searchable>(
             continue;
         }
         let side = pos.side_to_move().index();
+        let mut limits = players[side].limits();
+        if let Some(tc) = settings.clock {
+            let budget = tc.budget(left_ms[side]);
+            limits.time_ms = Some(limits.time_ms.map_or(budget, |t| t.min(budget)));
+        }
         let start = Instant::now();
-        let result = engines[side].search(&mut pos, &players[side].limits());
+        let result = engines[side].search(&mut pos, &limits);
         let ms = start.elapsed().as_millis() as u64;
         if side == 0 {
             record.first_ms += ms;
         } else {
             record.second_ms += ms;
+        }
+        if let Some(tc) = settings.clock {
+            if ms > left_ms[side] {
+                record.result = outcome_of(pos.side_to_move().other());
+                record.reason = Reason::Timeout;
+                record.moves.push(format!("# out of time: {ms} ms used with {} ms left", left_ms[side]));
+                break;
+            }
+            left_ms[side] = left_ms[side] - ms + tc.increment_ms;
         }
         let text = game.format_move(&pos, result.best);
         let legal =
@@ -105,6 +126,14 @@ pub fn play_game<G: Searchable>(
         turns += 1;
     }
     record
+}
+
+/// A player's search, evaluation and limits, and the game clock if there is one.
+fn described(player: &Player, settings: &GameSettings) -> String {
+    match settings.clock {
+        Some(tc) => format!("{}, clock {tc}", player.describe()),
+        None => player.describe(),
+    }
 }
 
 /// Plays games. The real one plays them with engines; tests use a deterministic mock so that
@@ -158,6 +187,27 @@ mod tests {
     }
 
     #[test]
+    fn a_player_out_of_time_loses_and_a_clock_with_time_left_changes_nothing() {
+        let opening: Vec<String> = ["j10", "k11k9", "h8l12"].iter().map(|s| s.to_string()).collect();
+        // No time at all: the first search that takes a millisecond (the search looks at the
+        // clock only every 1024 nodes; a forced answer can take less) loses on time.
+        let none = GameSettings { clock: Some(TimeControl { base_ms: 0, increment_ms: 0 }), ..GameSettings::default() };
+        let r = play_game::<Connect6>(&player("a", 60), &player("b", 60), &opening, &none, 1);
+        let played = r.moves.len() - 1;
+        let loser_is_black = played % 2 == 0;
+        let winner = if loser_is_black { Outcome::Second } else { Outcome::First };
+        assert_eq!((r.result, &r.reason), (winner, &Reason::Timeout), "{:?}", r.moves);
+        assert!(r.moves.last().unwrap().starts_with("# out of time"), "{:?}", r.moves);
+        assert!(r.first_engine.as_deref().unwrap().ends_with("clock 0+0"), "{:?}", r.first_engine);
+        // An hour a side at fixed depth: the same game as without a clock.
+        let hour = GameSettings { clock: "3600+0".parse().ok(), ..GameSettings::default() };
+        let (a, b) = (player("a", 1), player("b", 2));
+        let timed = play_game::<Connect6>(&a, &b, &opening, &hour, 1);
+        let untimed = play_game::<Connect6>(&a, &b, &opening, &GameSettings::default(), 1);
+        assert_eq!((timed.moves, timed.reason), (untimed.moves, untimed.reason));
+    }
+
+    #[test]
     fn a_game_is_legal_finished_and_deterministic() {
         let (a, b) = (player("a", 1), player("b", 2));
         let opening: Vec<String> = ["j10", "k11k9", "h8l12"].iter().map(|s| s.to_string()).collect();
@@ -180,7 +230,7 @@ mod tests {
     #[test]
     fn the_move_cap_draws() {
         let (a, b) = (player("a", 1), player("b", 1));
-        let r = play_game::<Connect6>(&a, &b, &["j10".to_string()], &GameSettings { max_turns: 4 }, 0);
+        let r = play_game::<Connect6>(&a, &b, &["j10".to_string()], &GameSettings { max_turns: 4, clock: None }, 0);
         assert_eq!((r.result, r.reason, r.moves.len()), (Outcome::Draw, Reason::Movecap, 4));
     }
 }

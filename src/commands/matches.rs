@@ -9,7 +9,7 @@ use crate::arena::player::Player;
 use crate::arena::records::RecordWriter;
 use crate::arena::stats::Sprt;
 use crate::cli::{MatchArgs, SelfplayArgs, SideArgs};
-use crate::commands::{match_openings, thread_pool};
+use crate::commands::{clocked, match_openings, thread_pool};
 use crate::core::settings::EngineSettings;
 use crate::fsutil::LineLog;
 use crate::player::player_from;
@@ -88,7 +88,7 @@ fn play(
 
 pub fn run_match_command(args: &MatchArgs) -> Result<()> {
     let game = args.game.get()?;
-    let (a, b) = players(&args.a, &args.b, &args.engine, &args.sides, game)?;
+    let (a, b) = players(&args.a, &args.b, &clocked(&args.engine, &args.openings), &args.sides, game)?;
     let sprt = args.sprt.as_deref().map(|s| parse_sprt(s, args.alpha, args.beta)).transpose()?;
     let mut outputs = Outputs::new(game, args.records.as_deref(), args.sgf.as_deref())?;
     let report = play(
@@ -110,7 +110,7 @@ pub fn run_match_command(args: &MatchArgs) -> Result<()> {
 
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     let game = args.game.get()?;
-    let (a, b) = players(&args.a, &args.b, &args.engine, &args.sides, game)?;
+    let (a, b) = players(&args.a, &args.b, &clocked(&args.engine, &args.openings), &args.sides, game)?;
     let mut outputs = Outputs::new(game, Some(&args.records), None)?;
     let pairs = args.games.div_ceil(2) as usize;
     let report = play(game, &a, &b, pairs, &args.openings, args.threads, args.seed, None, &mut outputs, false)?;

@@ -19,6 +19,7 @@ use anyhow::{Context, Result};
 use crate::arena::game::GameSettings;
 use crate::arena::openings::{OpeningConfig, OpeningSuite, Openings};
 use crate::cli::OpeningArgs;
+use crate::core::settings::EngineSettings;
 use crate::registry::GameRef;
 use crate::report::progress::Progress;
 
@@ -54,7 +55,18 @@ pub fn openings_from(args: &OpeningArgs, game: GameRef, pairs: usize) -> Result<
             suite
         }
     };
-    Ok((suite, GameSettings { max_turns: args.max_turns }))
+    Ok((suite, GameSettings { max_turns: args.max_turns, clock: args.tc }))
+}
+
+/// The engine settings of players under a game clock: with no limits of their own, they think
+/// as long as the clock allows (the clock's budget caps every move), rather than searching the
+/// default depth of a command without a clock.
+pub fn clocked(engine: &EngineSettings, args: &OpeningArgs) -> EngineSettings {
+    let mut e = engine.clone();
+    if args.tc.is_some() && e.limits().is_unlimited() {
+        e.time_ms = Some(crate::core::limits::MAX_TIME_MS);
+    }
+    e
 }
 
 /// The openings of a match: the suite file, or generated as the pairs need them (a long match
@@ -64,7 +76,7 @@ pub fn match_openings(args: &OpeningArgs, game: GameRef, pairs: usize) -> Result
         Some(path) => Openings::fixed(OpeningSuite::load(path, game.arena())?),
         None => Openings::generated(game.arena(), &generated_openings(pairs), args.opening_seed),
     };
-    Ok((openings, GameSettings { max_turns: args.max_turns }))
+    Ok((openings, GameSettings { max_turns: args.max_turns, clock: args.tc }))
 }
 
 /// The generator settings of commands that play `pairs` game pairs.

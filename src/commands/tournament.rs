@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use crate::arena::player::Player;
 use crate::arena::tournament::{play_tournament, TournamentConfig, TournamentReport};
 use crate::cli::TournamentArgs;
-use crate::commands::{openings_from, thread_pool};
+use crate::commands::{clocked, openings_from, thread_pool};
 use crate::player::player_from;
 use crate::registry::EngineReferee;
 use crate::report::progress::ProgressMode;
@@ -19,7 +19,10 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         .players
         .iter()
         .enumerate()
-        .map(|(k, spec)| player_from(spec, &args.engine, game).with_context(|| format!("player {} (`{spec}`)", k + 1)))
+        .map(|(k, spec)| {
+            player_from(spec, &clocked(&args.engine, &args.openings), game)
+                .with_context(|| format!("player {} (`{spec}`)", k + 1))
+        })
         .collect::<Result<Vec<Player>>>()?;
     unique_names(&mut players);
     let (suite, settings) = openings_from(&args.openings, game, args.pairs as usize)?;
