@@ -73,7 +73,13 @@ fn source_game(seed: u64) -> Vec<Cell> {
     // A random opening of a few stones so that the games differ in more than the weights.
     let opening = random_game(C6, 60_000 + seed, RandomStyle { region: 7, near: 1.0 }, 5);
     let board = common::board_of(C6, &opening);
-    let record = play_game::<Connect6>(&black, &white, &record_moves(&board), &GameSettings { max_turns: 80 }, seed);
+    let record = play_game::<Connect6>(
+        &black,
+        &white,
+        &record_moves(&board),
+        &GameSettings { max_turns: 80, clock: None },
+        seed,
+    );
     let mut stones = Vec::new();
     for m in &record.moves {
         match parse_record_move(C6, m) {

@@ -194,7 +194,7 @@ mod tests {
         let none = GameSettings { clock: Some(TimeControl { base_ms: 0, increment_ms: 0 }), ..GameSettings::default() };
         let r = play_game::<Connect6>(&player("a", 60), &player("b", 60), &opening, &none, 1);
         let played = r.moves.len() - 1;
-        let loser_is_black = played % 2 == 0;
+        let loser_is_black = played.is_multiple_of(2);
         let winner = if loser_is_black { Outcome::Second } else { Outcome::First };
         assert_eq!((r.result, &r.reason), (winner, &Reason::Timeout), "{:?}", r.moves);
         assert!(r.moves.last().unwrap().starts_with("# out of time"), "{:?}", r.moves);
