@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# A strength ladder anyone can rerun: evotune's default player at a fixed time per move (or a
+# game clock) against fixed references — evotune itself at fixed depths, the alpha-beta and
+# UCT players at the same time — each a match of paired openings, colours swapped. Prints one
+# Markdown table row per rung (score with its 95% Elo interval) and keeps every game record.
+#
+#   scripts/ladder.sh                      # 1000 ms per move, 100 pairs a rung
+#   TIME_MS=100 PAIRS=50 scripts/ladder.sh # a quick ladder
+#   TC=60+1 scripts/ladder.sh              # a game clock instead of a time per move
+#
+# Environment: EVOTUNE (binary, default target/release/evotune), TIME_MS, TC, PAIRS, THREADS
+# (default 2: two games at once, one core each), OUT (folder for the records, default
+# results/ladder), PLAYER (weights of the player on the ladder, default `defaults`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+EVOTUNE=${EVOTUNE:-target/release/evotune}
+TIME_MS=${TIME_MS:-1000}
+TC=${TC:-}
+PAIRS=${PAIRS:-100}
+THREADS=${THREADS:-2}
+OUT=${OUT:-results/ladder}
+PLAYER=${PLAYER:-defaults}
+
+if [[ ! -x $EVOTUNE ]]; then
+  echo "ladder: $EVOTUNE not found; build it with cargo build --release (or set EVOTUNE)" >&2
+  exit 1
+fi
+mkdir -p "$OUT"
+if [[ -n $TC ]]; then
+  budget=(--tc "$TC")
+  label="clock $TC"
+else
+  budget=(--time-ms "$TIME_MS")
+  label="$TIME_MS ms per move"
+fi
+
+# name | options for player B (the reference); player A is PLAYER with the budget above.
+rungs=(
+  "evotune depth 3|--b-depth 3"
+  "evotune depth 4|--b-depth 4"
+  "evotune depth 5|--b-depth 5"
+  "alpha-beta, same budget|--b-search alphabeta"
+  "UCT, same budget|--b-search mcts"
+)
+
+echo "| $PLAYER ($label) against | games | score | Elo (95% interval) |"
+echo "|---|---:|---:|---|"
+for rung in "${rungs[@]}"; do
+  name=${rung%%|*}
+  opts=${rung#*|}
+  file="$OUT/$(echo "$name" | tr -c 'a-z0-9\n' '-' | tr -s '-').jsonl"
+  # shellcheck disable=SC2086 # opts holds several options on purpose
+  report=$("$EVOTUNE" match --a "$PLAYER" --b defaults "${budget[@]}" $opts --pairs "$PAIRS" \
+    --threads "$THREADS" --records "$file" 2>/dev/null)
+  games=$(sed -n 's/.*: \([0-9]*\) games, W.*/\1/p' <<<"$report" | head -1)
+  score=$(sed -n 's/.*(score \([0-9.]*%\)).*/\1/p' <<<"$report" | head -1)
+  elo=$(sed -n 's/^Elo \([^ ]*\) +\/- [^ ]* (95% CI \(.*\)), LOS.*/\1 (\2)/p' <<<"$report" | head -1)
+  echo "| $name | $games | $score | $elo |"
+done
+echo
+echo "records in $OUT/"
