@@ -28,6 +28,83 @@ pub const MAX_P: usize = 2;
 /// A cell index, `x + y * width`.
 pub type Cell = u16;
 
+/// Slots of a cell's road-class histogram ([`Board::road_classes`]): `CLASS_HALF` per colour.
+pub const ROAD_CLASSES: usize = 2 * CLASS_HALF;
+/// Slots per colour: roads holding n = 0..k-1 stones of it (k <= [`MAX_K`]).
+pub const CLASS_HALF: usize = MAX_K;
+
+/// How many of the roads through one cell are in each class: byte `colour * CLASS_HALF + n`
+/// (little-endian) counts the roads holding n stones of that colour and none of the other,
+/// for n below k (the empty roads, n = 0, appear in both halves). Dead roads (both colours)
+/// and completed lines are in no byte.
+///
+/// The bytes are packed in one `u128` so that a stone updates a cell with one 128-bit
+/// addition of the change of all its bytes at once: every byte stays in 0..=24 (the roads
+/// through a cell) before and after, so the wrapping sum of the changes, computed as one
+/// number, is exactly the new histogram.
+pub type RoadClasses = u128;
+
+/// The road-class changes of the roads through a stone in one direction, in line order.
+struct LineChanges {
+    change: [RoadClasses; MAX_K],
+    any: RoadClasses,
+}
+
+impl LineChanges {
+    #[inline]
+    fn new() -> LineChanges {
+        LineChanges { change: [0; MAX_K], any: 0 }
+    }
+
+    #[inline]
+    fn set(&mut self, road: usize, change: RoadClasses) {
+        self.change[road] = change;
+        self.any |= change;
+    }
+
+    /// Applies the changes to the histograms of the line's cells, each written once: cell i
+    /// of the line is in roads i - k + 1 ..= i, a window of the changes sliding along it.
+    #[inline]
+    fn apply(&self, line: &LineThrough, k: usize, classes: &mut [RoadClasses], op: fn(u128, u128) -> u128) {
+        if self.any == 0 {
+            return;
+        }
+        let len = line.len as usize;
+        let step = line.step as isize;
+        let mut at = line.first as isize;
+        let mut window: RoadClasses = 0;
+        let mut write = |window: RoadClasses, at: &mut isize| {
+            let h = &mut classes[*at as usize];
+            *h = op(*h, window);
+            *at += step;
+        };
+        // The first cells enter roads one by one, then (near an edge, fewer than k roads)
+        // some cells are in all of them, then the last cells leave them one by one.
+        for &change in &self.change[..len] {
+            window = window.wrapping_add(change);
+            write(window, &mut at);
+        }
+        for _ in len..k {
+            write(window, &mut at);
+        }
+        for &change in &self.change[..len - 1] {
+            window = window.wrapping_sub(change);
+            write(window, &mut at);
+        }
+    }
+}
+
+/// The roads through one cell in one direction, in order along the line: road j holds the
+/// line's cells j .. j + k, so together they cover `roads + k - 1` cells from `first`,
+/// `step` apart.
+#[derive(Clone, Copy, Debug, Default)]
+struct LineThrough {
+    first: Cell,
+    step: i16,
+    len: u8,
+    roads: [u16; MAX_K],
+}
+
 /// A stone colour. Black moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Colour {
@@ -104,10 +181,44 @@ pub struct Geometry {
     /// Cells within Chebyshev distance 2 of each cell (itself excluded).
     pub near_cells: Vec<Vec<Cell>>,
     zobrist: [Vec<u64>; 2],
+    /// The roads through each cell, by direction.
+    lines: Vec<[LineThrough; 4]>,
+    /// `class_delta[colour][mine * (MAX_K + 1) + theirs]`: what a stone of `colour` placed in
+    /// a road holding `mine` and `theirs` stones does to the road-class histogram of each of
+    /// the road's cells (a wrapping sum of +1 and -1 bytes; taking the stone back subtracts
+    /// it).
+    class_delta: [Vec<RoadClasses>; 2],
 }
 
 /// The four line directions: horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// The slot of a road holding `n` stones of `colour` and none of the other, if it has one.
+fn class_slot(colour: Colour, n: usize, k: usize) -> Option<usize> {
+    (n < k).then_some(colour.index() * CLASS_HALF + n)
+}
+
+/// The histogram changes of a stone of `me` landing in roads of every (mine, theirs) count.
+fn class_deltas(me: Colour, k: usize) -> Vec<RoadClasses> {
+    let byte = |slot: Option<usize>| slot.map_or(0, |i| 1u128 << (8 * i));
+    let mut table = vec![0; (MAX_K + 1) * (MAX_K + 1)];
+    for mine in 0..k {
+        for theirs in 0..=k {
+            let (add, sub) = if theirs == 0 {
+                // An own (or empty) road gains a stone.
+                let empty = if mine == 0 { byte(class_slot(me.other(), 0, k)) } else { 0 };
+                (byte(class_slot(me, mine + 1, k)), byte(class_slot(me, mine, k)) | empty)
+            } else if mine == 0 {
+                // The opponent's road dies.
+                (0, byte(class_slot(me.other(), theirs, k)))
+            } else {
+                (0, 0)
+            };
+            table[mine * (MAX_K + 1) + theirs] = add.wrapping_sub(sub);
+        }
+    }
+    table
+}
 
 impl Geometry {
     fn build(rules: Rules) -> Geometry {
@@ -116,13 +227,16 @@ impl Geometry {
         assert!((1..=MAX_P as u8).contains(&rules.p) && (1..=rules.p).contains(&rules.q), "unsupported p or q");
         assert!(w * h <= u16::MAX as i32, "board too large");
         let mut road_cells = Vec::new();
-        for (dx, dy) in DIRECTIONS {
+        // The road starting at a cell, by direction.
+        let mut road_at = vec![[None::<u16>; 4]; (w * h) as usize];
+        for (dir, (dx, dy)) in DIRECTIONS.into_iter().enumerate() {
             for y in 0..h {
                 for x in 0..w {
                     let (ex, ey) = (x + dx * (k - 1), y + dy * (k - 1));
                     if ex < 0 || ex >= w || ey < 0 || ey >= h {
                         continue;
                     }
+                    road_at[(x + y * w) as usize][dir] = Some((road_cells.len() / k as usize) as u16);
                     for i in 0..k {
                         road_cells.push(((x + dx * i) + (y + dy * i) * w) as Cell);
                     }
@@ -167,7 +281,32 @@ impl Geometry {
             z ^ (z >> 31)
         };
         let zobrist = [(0..w * h).map(|_| next()).collect(), (0..w * h).map(|_| next()).collect()];
-        Geometry { rules, road_cells, cell_roads, cell_road_start, near_cells, zobrist }
+        let lines = (0..w * h)
+            .map(|c| {
+                let (x, y) = (c % w, c / w);
+                DIRECTIONS.map(|(dx, dy)| {
+                    let dir = DIRECTIONS.iter().position(|&d| d == (dx, dy)).expect("a direction");
+                    let mut line = LineThrough { step: (dx + dy * w) as i16, ..LineThrough::default() };
+                    // Roads starting furthest back along the line first.
+                    for back in (0..k).rev() {
+                        let (sx, sy) = (x - back * dx, y - back * dy);
+                        if sx < 0 || sx >= w || sy < 0 || sy >= h {
+                            continue;
+                        }
+                        if let Some(r) = road_at[(sx + sy * w) as usize][dir] {
+                            if line.len == 0 {
+                                line.first = (sx + sy * w) as Cell;
+                            }
+                            line.roads[line.len as usize] = r;
+                            line.len += 1;
+                        }
+                    }
+                    line
+                })
+            })
+            .collect();
+        let class_delta = [Colour::Black, Colour::White].map(|c| class_deltas(c, k as usize));
+        Geometry { rules, road_cells, cell_roads, cell_road_start, near_cells, zobrist, lines, class_delta }
     }
 
     /// The shared geometry of a rule set (built once per process for each rule set).
@@ -215,6 +354,10 @@ pub struct Board {
     threat_total: [u32; 2],
     /// Stones within distance 2 of each cell: the candidate area.
     near: Vec<u8>,
+    /// The road-class histogram of every cell (see [`RoadClasses`]), kept as stones go down
+    /// so that the move generator scores a cell with one dot product instead of visiting
+    /// its roads.
+    classes: Vec<RoadClasses>,
     hash: u64,
     history: Vec<Cell>,
 }
@@ -231,6 +374,12 @@ impl Board {
             threats: [vec![0; words], vec![0; words]],
             threat_total: [0, 0],
             near: vec![0; rules.cells()],
+            classes: (0..rules.cells() as Cell)
+                .map(|c| {
+                    let roads = geo.roads_through(c).len() as u128;
+                    roads | roads << (8 * CLASS_HALF)
+                })
+                .collect(),
             hash: 0,
             history: Vec::with_capacity(rules.cells()),
             geo,
@@ -397,6 +546,30 @@ impl Board {
         self.near[c as usize] > 0
     }
 
+    /// The road-class histogram of a cell (see [`RoadClasses`]).
+    #[inline]
+    pub fn road_classes(&self, c: Cell) -> RoadClasses {
+        self.classes[c as usize]
+    }
+
+    /// Recounts a cell's road-class histogram from the roads through it: the test oracle of
+    /// the incremental one.
+    pub fn road_classes_global(&self, c: Cell) -> [u8; ROAD_CLASSES] {
+        let k = self.geo.rules.k as usize;
+        let mut h = [0; ROAD_CLASSES];
+        for &r in self.geo.roads_through(c) {
+            let [b, w] = self.counts[r as usize].map(usize::from);
+            for (colour, mine, theirs) in [(Colour::Black, b, w), (Colour::White, w, b)] {
+                if theirs == 0 {
+                    if let Some(i) = class_slot(colour, mine, k) {
+                        h[i] += 1;
+                    }
+                }
+            }
+        }
+        h
+    }
+
     /// Places the next stone for the side to move. The cell must be empty and the game not
     /// over; `try_play` checks that for untrusted input.
     #[inline]
@@ -437,27 +610,32 @@ impl Board {
         self.cells[c as usize] = me as u8 + 1;
         self.hash ^= self.geo.zobrist[me][c as usize];
         let geo = &*self.geo;
-        for &r in geo.roads_through(c) {
-            let r = r as usize;
-            let [mine, theirs] = [self.counts[r][me] as usize, self.counts[r][them] as usize];
-            if theirs == 0 {
-                if mine > 0 {
-                    self.live[me][mine] -= 1;
+        for line in &geo.lines[c as usize] {
+            let mut changes = LineChanges::new();
+            for (i, &r) in line.roads[..line.len as usize].iter().enumerate() {
+                let r = r as usize;
+                let [mine, theirs] = [self.counts[r][me] as usize, self.counts[r][them] as usize];
+                if theirs == 0 {
+                    if mine > 0 {
+                        self.live[me][mine] -= 1;
+                    }
+                    self.live[me][mine + 1] += 1;
+                    if mine + 1 == level {
+                        self.threats[me][r / 64] |= 1 << (r % 64);
+                        self.threat_total[me] += 1;
+                    }
+                } else if mine == 0 {
+                    // The road was the opponent's; it is dead now.
+                    self.live[them][theirs] -= 1;
+                    if theirs >= level {
+                        self.threats[them][r / 64] &= !(1 << (r % 64));
+                        self.threat_total[them] -= 1;
+                    }
                 }
-                self.live[me][mine + 1] += 1;
-                if mine + 1 == level {
-                    self.threats[me][r / 64] |= 1 << (r % 64);
-                    self.threat_total[me] += 1;
-                }
-            } else if mine == 0 {
-                // The road was the opponent's; it is dead now.
-                self.live[them][theirs] -= 1;
-                if theirs >= level {
-                    self.threats[them][r / 64] &= !(1 << (r % 64));
-                    self.threat_total[them] -= 1;
-                }
+                self.counts[r][me] += 1;
+                changes.set(i, geo.class_delta[me][mine * (MAX_K + 1) + theirs]);
             }
-            self.counts[r][me] += 1;
+            changes.apply(line, geo.rules.k as usize, &mut self.classes, RoadClasses::wrapping_add);
         }
         for &n in &geo.near_cells[c as usize] {
             self.near[n as usize] += 1;
@@ -471,26 +649,31 @@ impl Board {
         self.cells[c as usize] = 0;
         self.hash ^= self.geo.zobrist[me][c as usize];
         let geo = &*self.geo;
-        for &r in geo.roads_through(c) {
-            let r = r as usize;
-            self.counts[r][me] -= 1;
-            let [mine, theirs] = [self.counts[r][me] as usize, self.counts[r][them] as usize];
-            if theirs == 0 {
-                self.live[me][mine + 1] -= 1;
-                if mine > 0 {
-                    self.live[me][mine] += 1;
+        for line in &geo.lines[c as usize] {
+            let mut changes = LineChanges::new();
+            for (i, &r) in line.roads[..line.len as usize].iter().enumerate() {
+                let r = r as usize;
+                self.counts[r][me] -= 1;
+                let [mine, theirs] = [self.counts[r][me] as usize, self.counts[r][them] as usize];
+                if theirs == 0 {
+                    self.live[me][mine + 1] -= 1;
+                    if mine > 0 {
+                        self.live[me][mine] += 1;
+                    }
+                    if mine + 1 == level {
+                        self.threats[me][r / 64] &= !(1 << (r % 64));
+                        self.threat_total[me] -= 1;
+                    }
+                } else if mine == 0 {
+                    self.live[them][theirs] += 1;
+                    if theirs >= level {
+                        self.threats[them][r / 64] |= 1 << (r % 64);
+                        self.threat_total[them] += 1;
+                    }
                 }
-                if mine + 1 == level {
-                    self.threats[me][r / 64] &= !(1 << (r % 64));
-                    self.threat_total[me] -= 1;
-                }
-            } else if mine == 0 {
-                self.live[them][theirs] += 1;
-                if theirs >= level {
-                    self.threats[them][r / 64] |= 1 << (r % 64);
-                    self.threat_total[them] += 1;
-                }
+                changes.set(i, geo.class_delta[me][mine * (MAX_K + 1) + theirs]);
             }
+            changes.apply(line, geo.rules.k as usize, &mut self.classes, RoadClasses::wrapping_sub);
         }
         for &n in &geo.near_cells[c as usize] {
             self.near[n as usize] -= 1;
@@ -613,6 +796,14 @@ mod tests {
             if seen.insert(c) && b.winner().is_none() {
                 b.play(c);
                 assert_eq!(b.live, b.live_roads_global());
+                for x in 0..361 {
+                    assert_eq!(
+                        b.road_classes(x).to_le_bytes(),
+                        b.road_classes_global(x),
+                        "cell {x} after {} stones",
+                        b.stone_count()
+                    );
+                }
             }
         }
         while !b.is_empty() {
@@ -623,6 +814,7 @@ mod tests {
         assert_eq!(b.live, empty.live);
         assert_eq!(b.threats, empty.threats);
         assert_eq!(b.near, empty.near);
+        assert_eq!(b.classes, empty.classes);
         assert_eq!(b.hash, 0);
     }
 }

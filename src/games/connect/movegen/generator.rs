@@ -1,10 +1,65 @@
 //! The move generator: wins, forced defences, candidate stones and pairs, threat moves.
 
 use super::{Move, MoveGenConfig, MoveScoring, Situation, ThreatSet};
-use crate::games::connect::board::{Board, Cell, Colour, MAX_K};
+use crate::games::connect::board::{Board, Cell, Colour, CLASS_HALF, ROAD_CLASSES};
 
-/// Row length of [`MoveGen`]'s per-colour value tables (counts go up to `MAX_K`).
-const STRIDE: usize = MAX_K + 1;
+/// Weights of the road classes, each split as `high * 2^15 + low` with both halves in i16,
+/// so that the dot product with a histogram is two sums of i16 products (which x86's
+/// baseline SSE2 does eight at a time, `pmaddwd`; it has no 32-bit vector multiply).
+/// Exact for weights below 2^30 in magnitude, far beyond the schemas' bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ClassWeights {
+    high: [i16; ROAD_CLASSES],
+    low: [i16; ROAD_CLASSES],
+}
+
+impl ClassWeights {
+    fn new(w: [i32; ROAD_CLASSES]) -> ClassWeights {
+        assert!(w.iter().all(|v| v.unsigned_abs() < 1 << 30), "a move-order weight beyond 2^30");
+        ClassWeights { high: w.map(|v| (v >> 15) as i16), low: w.map(|v| (v & 0x7FFF) as i16) }
+    }
+
+    /// The weighted sum of a road-class histogram (its bytes, little-endian).
+    #[inline]
+    #[cfg(target_arch = "x86_64")]
+    fn dot(&self, counts: u128) -> i32 {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics exist on every
+        // x86_64 CPU; the loads are unaligned loads of 16-byte arrays that are in bounds.
+        unsafe {
+            let load = |a: &[i16; ROAD_CLASSES], half: usize| _mm_loadu_si128(a[half * 8..].as_ptr().cast());
+            let bytes = _mm_loadu_si128((&counts as *const u128).cast());
+            let zero = _mm_setzero_si128();
+            let (first, second) = (_mm_unpacklo_epi8(bytes, zero), _mm_unpackhi_epi8(bytes, zero));
+            let high =
+                _mm_add_epi32(_mm_madd_epi16(first, load(&self.high, 0)), _mm_madd_epi16(second, load(&self.high, 1)));
+            let low =
+                _mm_add_epi32(_mm_madd_epi16(first, load(&self.low, 0)), _mm_madd_epi16(second, load(&self.low, 1)));
+            let sum = _mm_add_epi32(_mm_slli_epi32(high, 15), low);
+            let sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0b01_00_11_10));
+            let sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, 0b10_11_00_01));
+            _mm_cvtsi128_si32(sum)
+        }
+    }
+
+    /// The weighted sum of a road-class histogram (its bytes, little-endian).
+    #[inline]
+    #[cfg(not(target_arch = "x86_64"))]
+    fn dot(&self, counts: u128) -> i32 {
+        self.dot_scalar(counts)
+    }
+
+    /// The same sum one product at a time: the portable version and the test oracle.
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    fn dot_scalar(&self, counts: u128) -> i32 {
+        let (mut high, mut low) = (0i32, 0i32);
+        for ((&n, &h), &l) in counts.to_le_bytes().iter().zip(&self.high).zip(&self.low) {
+            high += i32::from(h) * i32::from(n);
+            low += i32::from(l) * i32::from(n);
+        }
+        (high << 15) + low
+    }
+}
 
 /// A reusable generator: scratch buffers live here so that generation does not allocate.
 #[derive(Clone, Debug)]
@@ -12,10 +67,10 @@ pub struct MoveGen {
     pub config: MoveGenConfig,
     /// `value[mine * (k+1) + theirs]`: what a road with these counts gives a stone of "mine".
     value: Vec<i32>,
-    /// The same by colour and raw counts: `by_counts[c][black * STRIDE + white]` is what a
-    /// road with these counts gives a stone of colour c (one lookup per road in
-    /// `score_cell`, the generator's hottest loop).
-    by_counts: [[i32; STRIDE * STRIDE]; 2],
+    /// The same by road class: what a road of each class of the board's road-class
+    /// histogram (`Board::road_classes`) gives a stone of colour c, so that `score_cell`,
+    /// the generator's hottest function, is one dot product.
+    by_class: [ClassWeights; 2],
     k: usize,
     score: Vec<i32>,
     delta: Vec<i32>,
@@ -44,18 +99,23 @@ impl MoveGen {
                 value[mine * (k + 1) + theirs] = scoring.road_value(k, mine, theirs);
             }
         }
-        let mut by_counts = [[0; STRIDE * STRIDE]; 2];
-        for black in 0..=k {
-            for white in 0..=k {
-                by_counts[0][black * STRIDE + white] = value[black * (k + 1) + white];
-                by_counts[1][black * STRIDE + white] = value[white * (k + 1) + black];
+        let by_class = Colour::BOTH.map(|me| {
+            let mut w = [0; ROAD_CLASSES];
+            let (mine, theirs) = (me.index() * CLASS_HALF, me.other().index() * CLASS_HALF);
+            for n in 0..k {
+                // Empty roads are in both halves of the histogram: count them once, as own.
+                w[mine + n] = value[n * (k + 1)];
+                if n > 0 {
+                    w[theirs + n] = value[n];
+                }
             }
-        }
+            ClassWeights::new(w)
+        });
         let cells = board.rules().cells();
         MoveGen {
             config,
             value,
-            by_counts,
+            by_class,
             k,
             score: vec![0; cells],
             delta: vec![0; cells],
@@ -79,13 +139,7 @@ impl MoveGen {
     /// adds to `me`'s road or takes from the opponent's.
     #[inline]
     pub fn score_cell(&self, board: &Board, me: Colour, c: Cell) -> i32 {
-        let table = &self.by_counts[me.index()];
-        let mut s = 0;
-        for &r in board.geometry().roads_through(c) {
-            let [black, white] = board.road_counts(r as usize);
-            s += table[black as usize * STRIDE + white as usize];
-        }
-        s
+        self.by_class[me.index()].dot(board.road_classes(c))
     }
 
     /// The situation of the side to move without generating moves: a cheap test that lets a
@@ -409,4 +463,21 @@ pub(super) fn keep_best(best: &mut Vec<(i32, Cell)>, want: usize, score: i32, c:
     }
     let at = best.iter().position(better).unwrap_or(best.len());
     best.insert(at, (score, c));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn the_vector_dot_product_is_the_scalar_one() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..2000 {
+            // Weights up to 2^22 and 24 roads a cell: sums within i32, as the schemas keep them.
+            let w = ClassWeights::new(std::array::from_fn(|_| rng.random_range(-(1 << 22)..(1 << 22))));
+            let counts = u128::from_le_bytes(std::array::from_fn(|_| rng.random_range(0..=24)));
+            assert_eq!(w.dot(counts), w.dot_scalar(counts));
+        }
+    }
 }

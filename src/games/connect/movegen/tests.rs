@@ -3,7 +3,7 @@
 use super::generator::keep_best;
 use super::*;
 use crate::core::weights::Weights;
-use crate::games::connect::board::{Board, Colour};
+use crate::games::connect::board::{Board, Cell, Colour};
 use crate::games::connect::notation::{board_from_record_moves, parse_record_move};
 use crate::games::connect::Rules;
 
@@ -133,4 +133,59 @@ fn keep_best_keeps_the_top() {
         keep_best(&mut v, 3, s, c);
     }
     assert_eq!(v, vec![(9, 8), (7, 3), (5, 2)]);
+}
+
+/// The cheap score by its definition: what each road through the cell gives a stone there.
+fn score_by_roads(scoring: &MoveScoring, board: &Board, me: Colour, c: Cell) -> i32 {
+    let k = board.rules().k as usize;
+    let geo = board.geometry();
+    geo.roads_through(c)
+        .iter()
+        .map(|&r| {
+            let n = board.road_counts(r as usize);
+            scoring.road_value(k, n[me.index()] as usize, n[me.other().index()] as usize)
+        })
+        .sum()
+}
+
+#[test]
+fn the_cheap_score_is_the_sum_over_roads_for_any_weights() {
+    use crate::games::connect::eval::roads::{CONNECT6_ROADS, GOMOKU_ROADS};
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    for (rules, schema) in [(Rules::CONNECT6, &CONNECT6_ROADS), (Rules::GOMOKU, &GOMOKU_ROADS)] {
+        for game in 0..12 {
+            // Move-order weights anywhere in their bounds (the defaults in the first game).
+            let values = schema
+                .specs
+                .iter()
+                .map(|s| if game == 0 { s.default } else { rng.random_range(s.min..=s.max) })
+                .collect();
+            let scoring = MoveScoring::from_weights(&Weights::from_values(schema, values).unwrap(), rules.k as usize);
+            let mut b = Board::new(rules);
+            let gen = MoveGen::with_scoring(MoveGenConfig::default(), scoring, &b);
+            // Random stones around the centre (some games reach a won position and stop).
+            let (w, h) = (b.width() as i32, b.height() as i32);
+            for _ in 0..rng.random_range(0..60) {
+                if b.winner().is_some() {
+                    break;
+                }
+                let x = (w / 2 + rng.random_range(-6..=6)).clamp(0, w - 1);
+                let y = (h / 2 + rng.random_range(-6..=6)).clamp(0, h - 1);
+                let c = b.cell(x as usize, y as usize);
+                if b.is_empty_cell(c) {
+                    b.play(c);
+                }
+            }
+            if b.winner().is_some() {
+                continue;
+            }
+            for c in (0..rules.cells() as Cell).filter(|&c| b.is_empty_cell(c)) {
+                for me in Colour::BOTH {
+                    let want = score_by_roads(&scoring, &b, me, c);
+                    assert_eq!(gen.score_cell(&b, me, c), want, "{rules:?} game {game}, cell {c}, {me:?}");
+                }
+            }
+        }
+    }
 }
