@@ -98,11 +98,27 @@ impl LineChanges {
 /// line's cells j .. j + k, so together they cover `roads + k - 1` cells from `first`,
 /// `step` apart.
 #[derive(Clone, Copy, Debug, Default)]
-struct LineThrough {
+pub struct LineThrough {
     first: Cell,
     step: i16,
     len: u8,
     roads: [u16; MAX_K],
+}
+
+impl LineThrough {
+    /// The roads, in order along the line.
+    #[inline]
+    pub fn roads(&self) -> &[u16] {
+        &self.roads[..self.len as usize]
+    }
+
+    /// The cells the roads cover, in order along the line: cell i is in roads
+    /// `i - k + 1 ..= i` (those that exist).
+    #[inline]
+    pub fn cells(&self, k: usize) -> impl Iterator<Item = Cell> {
+        let (first, step) = (self.first as isize, self.step as isize);
+        (0..self.len as usize + k - 1).map(move |i| (first + i as isize * step) as Cell)
+    }
 }
 
 /// A stone colour. Black moves first.
@@ -328,6 +344,12 @@ impl Geometry {
     pub fn road(&self, r: usize) -> &[Cell] {
         let k = self.rules.k as usize;
         &self.road_cells[r * k..(r + 1) * k]
+    }
+
+    /// The roads through cell c in each of the four directions.
+    #[inline]
+    pub fn lines_through(&self, c: Cell) -> &[LineThrough; 4] {
+        &self.lines[c as usize]
     }
 
     /// The roads through cell c, in increasing road order (move generation merges these

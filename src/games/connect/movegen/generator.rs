@@ -1,7 +1,7 @@
 //! The move generator: wins, forced defences, candidate stones and pairs, threat moves.
 
 use super::{Move, MoveGenConfig, MoveScoring, Situation, ThreatSet};
-use crate::games::connect::board::{Board, Cell, Colour, CLASS_HALF, ROAD_CLASSES};
+use crate::games::connect::board::{Board, Cell, Colour, CLASS_HALF, MAX_K, ROAD_CLASSES};
 
 /// Weights of the road classes, each split as `high * 2^15 + low` with both halves in i16,
 /// so that the dot product with a histogram is two sums of i16 products (which x86's
@@ -73,15 +73,23 @@ pub struct MoveGen {
     by_class: [ClassWeights; 2],
     k: usize,
     score: Vec<i32>,
-    delta: Vec<i32>,
     is_touched: Vec<bool>,
     touched: Vec<Cell>,
-    candidates: Vec<(i32, Cell)>,
+    /// Every candidate cell with its score; `candidates[..sorted]` is in the generator's
+    /// order (best first) and every later one is below them.
+    candidates: Vec<Ranked>,
+    sorted: usize,
     seconds: Vec<(i32, Cell)>,
-    pairs: Vec<(i32, Move)>,
+    pairs: Vec<RankedMove>,
     threats: ThreatSet,
     blocks: Vec<Move>,
     threat_scratch: Vec<(usize, Move)>,
+    /// Working lists of `threat_moves_for`: roads at their empty cells, single threat
+    /// cells, candidate moves and the scored ones.
+    threat_roads: Vec<(Cell, u16)>,
+    threat_singles: Vec<Cell>,
+    threat_candidates: Vec<Move>,
+    threat_scored: Vec<(usize, i32, Move)>,
 }
 
 impl MoveGen {
@@ -118,15 +126,19 @@ impl MoveGen {
             by_class,
             k,
             score: vec![0; cells],
-            delta: vec![0; cells],
             is_touched: vec![false; cells],
             touched: Vec::new(),
             candidates: Vec::new(),
+            sorted: 0,
             seconds: Vec::new(),
             pairs: Vec::new(),
             threats: ThreatSet::default(),
             blocks: Vec::new(),
             threat_scratch: Vec::new(),
+            threat_roads: Vec::new(),
+            threat_singles: Vec::new(),
+            threat_candidates: Vec::new(),
+            threat_scored: Vec::new(),
         }
     }
 
@@ -188,18 +200,18 @@ impl MoveGen {
         }
         let turn = self.turn_stones(board);
         if turn == 1 {
-            let n = self.config.singles.max(1);
-            out.extend(self.candidates.iter().take(n).map(|&(_, c)| Move::single(c)));
+            let n = self.sort_candidates(self.config.singles.max(1));
+            out.extend(self.candidates[..n].iter().map(|r| Move::single(r.cell())));
             return Situation::Quiet;
         }
         self.pairs.clear();
-        let firsts = self.config.singles.min(self.candidates.len());
+        let firsts = self.sort_candidates(self.config.singles);
         for i in 0..firsts {
-            let (sa, a) = self.candidates[i];
+            let (sa, a) = (self.candidates[i].score(), self.candidates[i].cell());
             self.best_seconds(board, a);
             for j in 0..self.seconds.len() {
                 let (sb, b) = self.seconds[j];
-                self.pairs.push((sa + sb, Move::pair(a, b)));
+                self.pairs.push(RankedMove::new(sa + sb, Move::pair(a, b)));
             }
         }
         self.finish_pairs(out, self.config.width);
@@ -215,7 +227,7 @@ impl MoveGen {
     /// A stone can only make a threat in a road of the mover that it lifts to k - p stones:
     /// the move's stones come from roads holding k - p - 1 own stones (one stone is enough)
     /// or, for two-stone turns, both from one road holding k - p - 2 (each stone pair is
-    /// tried once and measured exactly: [`ThreatSet::collect_after`], then
+    /// tried once and measured exactly: the roads it lifts to k - p stones, then
     /// [`ThreatSet::blocks_needed`]).
     pub fn threat_moves(&mut self, board: &Board, min_blocks: usize, out: &mut Vec<(usize, Move)>) {
         self.threat_moves_for(board, board.to_move(), min_blocks, out)
@@ -228,52 +240,87 @@ impl MoveGen {
         debug_assert_eq!(board.threat_count(me), 0, "the attacker already has a threat road");
         let turn = if me == board.to_move() { self.turn_stones(board) } else { board.rules().p as usize };
         let level = board.rules().threat_level();
-        let mut singles: Vec<Cell> = Vec::new();
-        let mut pairs: Vec<Move> = Vec::new();
         let geo = board.geometry();
+        // The roads a turn can make threats of, listed at each of their empty cells: a move's
+        // threats are among the roads listed at its stones.
+        let mut at_cells = std::mem::take(&mut self.threat_roads);
+        at_cells.clear();
+        let mut singles = std::mem::take(&mut self.threat_singles);
+        singles.clear();
+        let mut moves = std::mem::take(&mut self.threat_candidates);
+        moves.clear();
         for r in 0..geo.road_count() {
             let n = board.road_counts(r);
             let (mine, theirs) = (n[me.index()] as usize, n[me.other().index()] as usize);
             if theirs != 0 || mine == 0 || mine >= level || mine + turn < level {
                 continue;
             }
-            let empty: Vec<Cell> = board.empty_cells_of_road(r).collect();
+            let first = at_cells.len();
+            at_cells.extend(board.empty_cells_of_road(r).map(|c| (c, r as u16)));
+            let empty = first..at_cells.len();
             if mine + 1 == level {
-                singles.extend_from_slice(&empty);
+                singles.extend(at_cells[empty].iter().map(|&(c, _)| c));
             } else if turn == 2 && mine + 2 == level {
-                for (i, &a) in empty.iter().enumerate() {
-                    pairs.extend(empty[i + 1..].iter().map(|&b| Move::pair(a, b)));
+                for i in empty.clone() {
+                    moves.extend(at_cells[i + 1..empty.end].iter().map(|&(b, _)| Move::pair(at_cells[i].0, b)));
                 }
             }
         }
+        at_cells.sort_unstable();
         singles.sort_unstable();
         singles.dedup();
         if turn == 1 {
-            pairs.extend(singles.iter().map(|&a| Move::single(a)));
+            moves.extend(singles.iter().map(|&a| Move::single(a)));
         } else {
             for (i, &a) in singles.iter().enumerate() {
-                pairs.extend(singles[i + 1..].iter().map(|&b| Move::pair(a, b)));
+                moves.extend(singles[i + 1..].iter().map(|&b| Move::pair(a, b)));
             }
         }
-        pairs.sort_unstable();
-        pairs.dedup();
+        moves.sort_unstable();
+        moves.dedup();
+        let roads_at = |c: Cell| {
+            let from = at_cells.partition_point(|&(x, _)| x < c);
+            let to = from + at_cells[from..].partition_point(|&(x, _)| x == c);
+            &at_cells[from..to]
+        };
         let mut threats = std::mem::take(&mut self.threats);
-        let mut scored = Vec::new();
-        for m in pairs {
-            threats.collect_after(board, me, m.stones());
+        let mut scored = std::mem::take(&mut self.threat_scored);
+        scored.clear();
+        for &m in &moves {
+            // The roads the move lifts to k - p stones: a road holding both stones is listed
+            // at both and counted once, with both.
+            threats.clear();
+            let stones = m.stones();
+            let listed: [&[(Cell, u16)]; 2] = [roads_at(stones[0]), stones.get(1).map_or(&[], |&b| roads_at(b))];
+            for (i, roads) in listed.iter().enumerate() {
+                for &(_, r) in roads.iter() {
+                    let in_other = listed[1 - i].iter().any(|&(_, q)| q == r);
+                    if i == 1 && in_other {
+                        continue;
+                    }
+                    let hits = 1 + usize::from(in_other);
+                    if board.road_counts(r as usize)[me.index()] as usize + hits >= level {
+                        threats.push_after(board, r as usize, stones);
+                    }
+                }
+            }
             // One road, or roads sharing a cell, can be stopped with one stone.
             if threats.len() < 2 && min_blocks >= 2 {
                 continue;
             }
             let need = threats.blocks_needed(turn.max(2));
             if need >= min_blocks {
-                let cheap: i32 = m.stones().iter().map(|&c| self.score_cell(board, me, c)).sum();
+                let cheap: i32 = stones.iter().map(|&c| self.score_cell(board, me, c)).sum();
                 scored.push((need, cheap, m));
             }
         }
-        self.threats = threats;
         scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(y.1.cmp(&x.1)).then(x.2.cmp(&y.2)));
-        out.extend(scored.into_iter().map(|(need, _, m)| (need, m)));
+        out.extend(scored.iter().map(|&(need, _, m)| (need, m)));
+        self.threats = threats;
+        self.threat_roads = at_cells;
+        self.threat_singles = singles;
+        self.threat_candidates = moves;
+        self.threat_scored = scored;
     }
 
     /// [`generate`](Self::generate), plus in quiet positions the moves making double
@@ -299,14 +346,15 @@ impl MoveGen {
     }
 
     /// Scores every candidate cell (empty, within distance 2 of a stone; the centre on an
-    /// empty board; every empty cell if none is near) and sorts them best first.
+    /// empty board; every empty cell if none is near); [`sort_candidates`] orders them.
     fn rank_candidates(&mut self, board: &Board) {
         self.candidates.clear();
+        self.sorted = 0;
         let me = board.to_move();
         if board.is_empty() {
             let c = board.cell(board.width() / 2, board.height() / 2);
             self.score[c as usize] = self.score_cell(board, me, c);
-            self.candidates.push((self.score[c as usize], c));
+            self.candidates.push(Ranked::new(self.score[c as usize], c));
             return;
         }
         let cells = board.rules().cells() as Cell;
@@ -314,78 +362,95 @@ impl MoveGen {
             if board.is_empty_cell(c) && board.is_near_stone(c) {
                 let s = self.score_cell(board, me, c);
                 self.score[c as usize] = s;
-                self.candidates.push((s, c));
+                self.candidates.push(Ranked::new(s, c));
             }
         }
         if self.candidates.is_empty() {
             for c in (0..cells).filter(|&c| board.is_empty_cell(c)) {
                 let s = self.score_cell(board, me, c);
                 self.score[c as usize] = s;
-                self.candidates.push((s, c));
+                self.candidates.push(Ranked::new(s, c));
             }
         }
-        // Ties broken by cell index so that generation is a pure function of the position.
-        let order = |x: &(i32, Cell), y: &(i32, Cell)| y.0.cmp(&x.0).then(x.1.cmp(&y.1));
-        // Only a prefix is ever read in order: the first stones, and in `best_seconds` the
-        // best `seconds` cells off a first stone's lines (at most 8(k-1) cells lie on them),
-        // so only that prefix is sorted; the rest is merely below it.
-        let on_lines = 8 * (self.k - 1);
-        let prefix = self.config.singles.max(self.config.seconds + on_lines + 1);
-        if self.candidates.len() > prefix {
-            self.candidates.select_nth_unstable_by(prefix - 1, order);
-            self.candidates[..prefix].sort_unstable_by(order);
-        } else {
-            self.candidates.sort_unstable_by(order);
+    }
+
+    /// Puts the best `n` candidates (or all there are) first, in order, and returns how many
+    /// that is. Only a prefix is ever read in order (the first stones; in `best_seconds` the
+    /// best `seconds` cells off a first stone's lines; in defences often none), so the order
+    /// is made on demand, a few at a time: the rest is merely below the sorted part.
+    fn sort_candidates(&mut self, n: usize) -> usize {
+        /// Candidates sorted at a time beyond those asked for.
+        const CHUNK: usize = 16;
+        let n = n.min(self.candidates.len());
+        if n > self.sorted {
+            let rest = &mut self.candidates[self.sorted..];
+            let more = (n - self.sorted).max(CHUNK).min(rest.len());
+            if more < rest.len() {
+                rest.select_nth_unstable(more - 1);
+            }
+            rest[..more].sort_unstable();
+            self.sorted += more;
         }
+        n
     }
 
     /// Fills `self.seconds` with the best second stones after first stone `a`, scored as if
     /// `a` were on the board: each road through `a` changes the value of its other cells.
+    /// A cell shares roads with `a` only along one of `a`'s four lines, where its change is
+    /// the sum over a window of those roads sliding along the line.
     fn best_seconds(&mut self, board: &Board, a: Cell) {
         let me_colour = board.to_move();
         let me = me_colour.index();
-        let geo = board.geometry();
-        for &r in geo.roads_through(a) {
-            let n = board.road_counts(r as usize);
-            let (m, t) = (n[me] as usize, n[1 - me] as usize);
-            let d = if m + 1 < self.k { self.road_value(m + 1, t) - self.road_value(m, t) } else { 0 };
-            if d == 0 {
-                continue;
-            }
-            for &c in geo.road(r as usize) {
-                if c != a && board.is_empty_cell(c) {
-                    if !self.is_touched[c as usize] {
-                        self.is_touched[c as usize] = true;
-                        self.touched.push(c);
-                    }
-                    self.delta[c as usize] += d;
-                }
-            }
-        }
+        let k = self.k;
         let want = self.config.seconds.max(1);
         let mut seconds = std::mem::take(&mut self.seconds);
         seconds.clear();
-        // Cells on a's roads: their score changes with a. Candidates were scored already;
-        // cells far from every other stone were not.
-        for &c in &self.touched {
-            let base =
-                if board.is_near_stone(c) { self.score[c as usize] } else { self.score_cell(board, me_colour, c) };
-            keep_best(&mut seconds, want, base + self.delta[c as usize], c);
+        for line in board.geometry().lines_through(a) {
+            // What a's stone adds to each road's value for its other cells.
+            let mut change = [0; MAX_K];
+            for (d, &r) in change.iter_mut().zip(line.roads()) {
+                let n = board.road_counts(r as usize);
+                let (m, t) = (n[me] as usize, n[1 - me] as usize);
+                if m + 1 < k {
+                    *d = self.road_value(m + 1, t) - self.road_value(m, t);
+                }
+            }
+            let roads = line.roads().len();
+            let (mut sum, mut changed) = (0, 0);
+            for (i, c) in line.cells(k).enumerate() {
+                if i < roads {
+                    sum += change[i];
+                    changed += usize::from(change[i] != 0);
+                }
+                if i >= k {
+                    sum -= change[i - k];
+                    changed -= usize::from(change[i - k] != 0);
+                }
+                if changed == 0 || c == a || !board.is_empty_cell(c) {
+                    continue;
+                }
+                // Cells on a's roads: their score changes with a. Candidates were scored
+                // already; cells far from every other stone were not.
+                self.is_touched[c as usize] = true;
+                self.touched.push(c);
+                let base =
+                    if board.is_near_stone(c) { self.score[c as usize] } else { self.score_cell(board, me_colour, c) };
+                keep_best(&mut seconds, want, base + sum, c);
+            }
         }
         // Every other candidate keeps its score, and candidates are sorted best first: the
         // first `want` of them not on a's roads are the only ones that can make the cut.
         let mut untouched = 0;
-        for &(s, c) in &self.candidates {
-            if untouched == want {
-                break;
-            }
+        let mut i = 0;
+        while untouched < want && i < self.sort_candidates(i + 1) {
+            let (s, c) = (self.candidates[i].score(), self.candidates[i].cell());
             if c != a && !self.is_touched[c as usize] {
                 keep_best(&mut seconds, want, s, c);
                 untouched += 1;
             }
+            i += 1;
         }
         for &c in &self.touched {
-            self.delta[c as usize] = 0;
             self.is_touched[c as usize] = false;
         }
         self.touched.clear();
@@ -394,11 +459,18 @@ impl MoveGen {
 
     /// Sorts `self.pairs` best first, drops duplicate spellings and keeps `width` of them.
     fn finish_pairs(&mut self, out: &mut Vec<Move>, width: usize) {
-        // A pair reached from both of its stones keeps its higher score.
-        self.pairs.sort_unstable_by(|x, y| x.1.cmp(&y.1).then(y.0.cmp(&x.0)));
-        self.pairs.dedup_by(|later, earlier| later.1 == earlier.1);
-        self.pairs.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
-        out.extend(self.pairs.iter().take(width).map(|&(_, m)| m));
+        // A pair reached from both of its stones keeps its higher score: by move, the best
+        // spelling comes first.
+        for p in self.pairs.iter_mut() {
+            *p = p.by_move();
+        }
+        self.pairs.sort_unstable();
+        self.pairs.dedup_by_key(|p| p.move_bits());
+        for p in self.pairs.iter_mut() {
+            *p = p.by_score();
+        }
+        self.pairs.sort_unstable();
+        out.extend(self.pairs.iter().take(width).map(|p| p.get()));
     }
 
     /// Moves that touch every threat road of the opponent, or `Lost` when none can.
@@ -411,14 +483,14 @@ impl MoveGen {
         for b in &blocks {
             let base: i32 = b.stones().iter().map(|&c| self.score[c as usize]).sum();
             if b.stones().len() == turn {
-                self.pairs.push((base, *b));
+                self.pairs.push(RankedMove::new(base, *b));
                 continue;
             }
             // One stone blocks everything: the other is free, so try the best free cells.
             let a = b.stones()[0];
             self.best_seconds(board, a);
             for &(s, c) in &self.seconds {
-                self.pairs.push((base + s, Move::pair(a, c)));
+                self.pairs.push(RankedMove::new(base + s, Move::pair(a, c)));
             }
         }
         self.blocks = blocks;
@@ -431,12 +503,17 @@ impl MoveGen {
     }
 
     /// In a lost position, the move that touches the most threat roads (for actual play).
-    fn best_try(&self, board: &Board, turn: usize) -> Move {
-        let mut cells: Vec<(usize, i32, Cell)> =
-            self.candidates.iter().map(|&(s, c)| (self.threats.hits(c), s, c)).filter(|&(h, _, _)| h > 0).collect();
+    fn best_try(&mut self, board: &Board, turn: usize) -> Move {
+        let mut cells: Vec<(usize, i32, Cell)> = self
+            .candidates
+            .iter()
+            .map(|r| (self.threats.hits(r.cell()), r.score(), r.cell()))
+            .filter(|&(h, _, _)| h > 0)
+            .collect();
         cells.sort_unstable_by(|x, y| (y.0, y.1, x.2).cmp(&(x.0, x.1, y.2)));
         let mut stones: Vec<Cell> = cells.iter().map(|x| x.2).take(turn).collect();
-        for &(_, c) in &self.candidates {
+        let n = self.sort_candidates(2 * turn);
+        for c in self.candidates[..n].iter().map(|r| r.cell()) {
             if stones.len() >= turn {
                 break;
             }
@@ -448,6 +525,74 @@ impl MoveGen {
             stones.extend((0..board.rules().cells() as Cell).find(|&c| board.is_empty_cell(c)));
         }
         Move::from_stones(&stones)
+    }
+}
+
+/// A candidate cell and its score, packed so that integer order is the generator's order:
+/// the higher score first, ties by the lower cell (a position's moves do not depend on how
+/// they were found).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Ranked(u64);
+
+impl Ranked {
+    #[inline]
+    fn new(score: i32, c: Cell) -> Ranked {
+        Ranked(((i32::MAX as i64 - score as i64) as u64) << 16 | c as u64)
+    }
+
+    #[inline]
+    fn score(self) -> i32 {
+        (i32::MAX as i64 - (self.0 >> 16) as i64) as i32
+    }
+
+    #[inline]
+    fn cell(self) -> Cell {
+        self.0 as Cell
+    }
+}
+
+/// A move of one or two stones and its score, packed so that integer order is either "best
+/// first, ties by move" ([`by_score`](Self::by_score)) or "by move, its best score first"
+/// ([`by_move`](Self::by_move)): the move in 32 bits (first stone, then second, 0 for
+/// none: a pair's second stone is never 0), the score's rank in the other 32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct RankedMove(u64);
+
+impl RankedMove {
+    /// Ordered by score.
+    #[inline]
+    fn new(score: i32, m: Move) -> RankedMove {
+        let rank = (i32::MAX as i64 - score as i64) as u64;
+        let stones = m.stones();
+        let bits = (stones[0] as u64) << 16 | stones.get(1).map_or(0, |&b| b as u64);
+        RankedMove(rank << 32 | bits)
+    }
+
+    #[inline]
+    fn by_move(self) -> RankedMove {
+        RankedMove(self.0.rotate_left(32))
+    }
+
+    #[inline]
+    fn by_score(self) -> RankedMove {
+        self.by_move()
+    }
+
+    /// The move, in a value ordered by move.
+    #[inline]
+    fn move_bits(&self) -> u64 {
+        self.0 >> 32
+    }
+
+    /// The move of a value ordered by score.
+    #[inline]
+    fn get(self) -> Move {
+        let (a, b) = ((self.0 >> 16) as Cell, self.0 as Cell);
+        if b == 0 {
+            Move::single(a)
+        } else {
+            Move::pair(a, b)
+        }
     }
 }
 

@@ -24,55 +24,22 @@ impl ThreatSet {
         }
     }
 
-    /// The threat roads `attacker` would have after placing `stones` (not yet on the board),
-    /// without playing them: the roads through the stones that they lift to k - p stones.
-    /// Only valid while `attacker` has no threat road yet, as in quiet positions.
-    pub fn collect_after(&mut self, board: &Board, attacker: Colour, stones: &[Cell]) {
-        debug_assert_eq!(board.threat_count(attacker), 0);
-        debug_assert!(stones.len() <= MAX_P);
+    /// Empties the set.
+    pub fn clear(&mut self) {
         self.roads.clear();
-        let (me, them) = (attacker.index(), attacker.other().index());
-        let level = board.rules().threat_level();
-        let geo = board.geometry();
-        let none: &[u16] = &[];
-        let (ra, rb) = match stones {
-            [a] => (geo.roads_through(*a), none),
-            [a, b] => (geo.roads_through(*a), geo.roads_through(*b)),
-            _ => (none, none),
-        };
-        // Both lists are in increasing road order: one merge finds every road through the
-        // move's stones, and how many of them it holds.
-        let (mut i, mut j) = (0, 0);
-        while i < ra.len() || j < rb.len() {
-            let r = match (ra.get(i), rb.get(j)) {
-                (Some(&x), Some(&y)) => x.min(y),
-                (Some(&x), None) => x,
-                (None, Some(&y)) => y,
-                (None, None) => break,
-            };
-            let mut hits = 0;
-            if ra.get(i) == Some(&r) {
-                hits += 1;
-                i += 1;
-            }
-            if rb.get(j) == Some(&r) {
-                hits += 1;
-                j += 1;
-            }
-            let n = board.road_counts(r as usize);
-            if n[them] != 0 || (n[me] as usize) + hits < level {
-                continue;
-            }
-            let mut empty = [0; MAX_P];
-            let mut len = 0;
-            for &c in geo.road(r as usize) {
-                if board.is_empty_cell(c) && !stones.contains(&c) {
-                    empty[len] = c;
-                    len += 1;
-                }
-            }
-            self.roads.push((empty, len as u8));
+    }
+
+    /// Adds road r as a threat road after `stones` (not yet on the board) are placed: its
+    /// empty cells but those stones.
+    pub fn push_after(&mut self, board: &Board, r: usize, stones: &[Cell]) {
+        let mut empty = [0; MAX_P];
+        let mut len = 0;
+        for c in board.empty_cells_of_road(r).filter(|c| !stones.contains(c)) {
+            debug_assert!(len < MAX_P, "road {r} is not a threat road after {stones:?}");
+            empty[len] = c;
+            len += 1;
         }
+        self.roads.push((empty, len as u8));
     }
 
     pub fn is_empty(&self) -> bool {
