@@ -112,6 +112,12 @@ impl LineThrough {
         &self.roads[..self.len as usize]
     }
 
+    /// Where cell c of the line is among its cells (c must be one of them).
+    #[inline]
+    pub fn offset_of(&self, c: Cell) -> usize {
+        ((c as isize - self.first as isize) / self.step as isize) as usize
+    }
+
     /// The cells the roads cover, in order along the line: cell i is in roads
     /// `i - k + 1 ..= i` (those that exist).
     #[inline]

@@ -73,13 +73,11 @@ pub struct MoveGen {
     by_class: [ClassWeights; 2],
     k: usize,
     score: Vec<i32>,
-    is_touched: Vec<bool>,
-    touched: Vec<Cell>,
     /// Every candidate cell with its score; `candidates[..sorted]` is in the generator's
     /// order (best first) and every later one is below them.
     candidates: Vec<Ranked>,
     sorted: usize,
-    seconds: Vec<(i32, Cell)>,
+    seconds: Vec<Ranked>,
     pairs: Vec<RankedMove>,
     threats: ThreatSet,
     blocks: Vec<Move>,
@@ -126,8 +124,6 @@ impl MoveGen {
             by_class,
             k,
             score: vec![0; cells],
-            is_touched: vec![false; cells],
-            touched: Vec::new(),
             candidates: Vec::new(),
             sorted: 0,
             seconds: Vec::new(),
@@ -210,8 +206,8 @@ impl MoveGen {
             let (sa, a) = (self.candidates[i].score(), self.candidates[i].cell());
             self.best_seconds(board, a);
             for j in 0..self.seconds.len() {
-                let (sb, b) = self.seconds[j];
-                self.pairs.push(RankedMove::new(sa + sb, Move::pair(a, b)));
+                let second = self.seconds[j];
+                self.pairs.push(RankedMove::new(sa + second.score(), Move::pair(a, second.cell())));
             }
         }
         self.finish_pairs(out, self.config.width);
@@ -405,7 +401,9 @@ impl MoveGen {
         let want = self.config.seconds.max(1);
         let mut seconds = std::mem::take(&mut self.seconds);
         seconds.clear();
-        for line in board.geometry().lines_through(a) {
+        // Which cells of a's lines a changes, by direction and offset from a (k - 1 + t).
+        let mut touched = [[false; 2 * MAX_K - 1]; 4];
+        for (line, touched) in board.geometry().lines_through(a).iter().zip(&mut touched) {
             // What a's stone adds to each road's value for its other cells.
             let mut change = [0; MAX_K];
             for (d, &r) in change.iter_mut().zip(line.roads()) {
@@ -416,6 +414,7 @@ impl MoveGen {
                 }
             }
             let roads = line.roads().len();
+            let a_at = line.offset_of(a);
             let (mut sum, mut changed) = (0, 0);
             for (i, c) in line.cells(k).enumerate() {
                 if i < roads {
@@ -431,29 +430,37 @@ impl MoveGen {
                 }
                 // Cells on a's roads: their score changes with a. Candidates were scored
                 // already; cells far from every other stone were not.
-                self.is_touched[c as usize] = true;
-                self.touched.push(c);
+                touched[i + k - 1 - a_at] = true;
                 let base =
                     if board.is_near_stone(c) { self.score[c as usize] } else { self.score_cell(board, me_colour, c) };
-                keep_best(&mut seconds, want, base + sum, c);
+                keep_best(&mut seconds, want, Ranked::new(base + sum, c));
             }
         }
         // Every other candidate keeps its score, and candidates are sorted best first: the
         // first `want` of them not on a's roads are the only ones that can make the cut.
+        let (ax, ay) = board.xy(a);
+        let is_touched = |c: Cell| {
+            let (cx, cy) = board.xy(c);
+            let (dx, dy) = (cx as isize - ax as isize, cy as isize - ay as isize);
+            let (dir, t) = match (dx, dy) {
+                (_, 0) => (0, dx),
+                (0, _) => (1, dy),
+                _ if dx == dy => (2, dx),
+                _ if dx == -dy => (3, dx),
+                _ => return false,
+            };
+            t.unsigned_abs() < k && touched[dir][(t + k as isize - 1) as usize]
+        };
         let mut untouched = 0;
         let mut i = 0;
         while untouched < want && i < self.sort_candidates(i + 1) {
-            let (s, c) = (self.candidates[i].score(), self.candidates[i].cell());
-            if c != a && !self.is_touched[c as usize] {
-                keep_best(&mut seconds, want, s, c);
+            let r = self.candidates[i];
+            if r.cell() != a && !is_touched(r.cell()) {
+                keep_best(&mut seconds, want, r);
                 untouched += 1;
             }
             i += 1;
         }
-        for &c in &self.touched {
-            self.is_touched[c as usize] = false;
-        }
-        self.touched.clear();
         self.seconds = seconds;
     }
 
@@ -489,8 +496,8 @@ impl MoveGen {
             // One stone blocks everything: the other is free, so try the best free cells.
             let a = b.stones()[0];
             self.best_seconds(board, a);
-            for &(s, c) in &self.seconds {
-                self.pairs.push(RankedMove::new(base + s, Move::pair(a, c)));
+            for second in &self.seconds {
+                self.pairs.push(RankedMove::new(base + second.score(), Move::pair(a, second.cell())));
             }
         }
         self.blocks = blocks;
@@ -532,21 +539,21 @@ impl MoveGen {
 /// the higher score first, ties by the lower cell (a position's moves do not depend on how
 /// they were found).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Ranked(u64);
+pub(super) struct Ranked(u64);
 
 impl Ranked {
     #[inline]
-    fn new(score: i32, c: Cell) -> Ranked {
+    pub(super) fn new(score: i32, c: Cell) -> Ranked {
         Ranked(((i32::MAX as i64 - score as i64) as u64) << 16 | c as u64)
     }
 
     #[inline]
-    fn score(self) -> i32 {
+    pub(super) fn score(self) -> i32 {
         (i32::MAX as i64 - (self.0 >> 16) as i64) as i32
     }
 
     #[inline]
-    fn cell(self) -> Cell {
+    pub(super) fn cell(self) -> Cell {
         self.0 as Cell
     }
 }
@@ -596,18 +603,21 @@ impl RankedMove {
     }
 }
 
-/// Keeps the `want` best (score, cell) entries in `best`, sorted best first, ties by cell.
+/// Keeps the `want` best candidates in `best`, best first.
 #[inline]
-pub(super) fn keep_best(best: &mut Vec<(i32, Cell)>, want: usize, score: i32, c: Cell) {
-    let better = |x: &(i32, Cell)| score > x.0 || (score == x.0 && c < x.1);
+pub(super) fn keep_best(best: &mut Vec<Ranked>, want: usize, r: Ranked) {
     if best.len() == want {
-        if !best.last().is_some_and(better) {
+        if best.last().is_none_or(|&last| r >= last) {
             return;
         }
         best.pop();
     }
-    let at = best.iter().position(better).unwrap_or(best.len());
-    best.insert(at, (score, c));
+    best.push(r);
+    let mut i = best.len() - 1;
+    while i > 0 && best[i - 1] > r {
+        best.swap(i - 1, i);
+        i -= 1;
+    }
 }
 
 #[cfg(test)]

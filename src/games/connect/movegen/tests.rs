@@ -1,6 +1,6 @@
 //! Tests of the move generator on hand-made positions.
 
-use super::generator::keep_best;
+use super::generator::{keep_best, Ranked};
 use super::*;
 use crate::core::weights::Weights;
 use crate::games::connect::board::{Board, Cell, Colour};
@@ -130,9 +130,10 @@ fn move_order_weights_steer_the_cheap_score() {
 fn keep_best_keeps_the_top() {
     let mut v = Vec::new();
     for (s, c) in [(5, 9), (7, 3), (5, 2), (1, 1), (9, 8)] {
-        keep_best(&mut v, 3, s, c);
+        keep_best(&mut v, 3, Ranked::new(s, c));
     }
-    assert_eq!(v, vec![(9, 8), (7, 3), (5, 2)]);
+    let kept: Vec<(i32, Cell)> = v.iter().map(|r| (r.score(), r.cell())).collect();
+    assert_eq!(kept, vec![(9, 8), (7, 3), (5, 2)]);
 }
 
 /// The cheap score by its definition: what each road through the cell gives a stone there.
