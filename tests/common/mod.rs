@@ -218,7 +218,7 @@ pub fn random_game(rules: Rules, seed: u64, style: RandomStyle, max_stones: usiz
         if empty.is_empty() {
             break;
         }
-        let near: Vec<Cell> = empty.iter().copied().filter(|&c| board.is_near_stone(c)).collect();
+        let near: Vec<Cell> = empty.iter().copied().filter(|&c| board.has_stone_near(c)).collect();
         let pool = if !near.is_empty() && rng.random_bool(style.near) { &near } else { &empty };
         board.play(pool[rng.random_range(0..pool.len())]);
     }

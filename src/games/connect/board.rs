@@ -28,72 +28,6 @@ pub const MAX_P: usize = 2;
 /// A cell index, `x + y * width`.
 pub type Cell = u16;
 
-/// Slots of a cell's road-class histogram ([`Board::road_classes`]): `CLASS_HALF` per colour.
-pub const ROAD_CLASSES: usize = 2 * CLASS_HALF;
-/// Slots per colour: roads holding n = 0..k-1 stones of it (k <= [`MAX_K`]).
-pub const CLASS_HALF: usize = MAX_K;
-
-/// How many of the roads through one cell are in each class: byte `colour * CLASS_HALF + n`
-/// (little-endian) counts the roads holding n stones of that colour and none of the other,
-/// for n below k (the empty roads, n = 0, appear in both halves). Dead roads (both colours)
-/// and completed lines are in no byte.
-///
-/// The bytes are packed in one `u128` so that a stone updates a cell with one 128-bit
-/// addition of the change of all its bytes at once: every byte stays in 0..=24 (the roads
-/// through a cell) before and after, so the wrapping sum of the changes, computed as one
-/// number, is exactly the new histogram.
-pub type RoadClasses = u128;
-
-/// The road-class changes of the roads through a stone in one direction, in line order.
-struct LineChanges {
-    change: [RoadClasses; MAX_K],
-    any: RoadClasses,
-}
-
-impl LineChanges {
-    #[inline]
-    fn new() -> LineChanges {
-        LineChanges { change: [0; MAX_K], any: 0 }
-    }
-
-    #[inline]
-    fn set(&mut self, road: usize, change: RoadClasses) {
-        self.change[road] = change;
-        self.any |= change;
-    }
-
-    /// Applies the changes to the histograms of the line's cells, each written once: cell i
-    /// of the line is in roads i - k + 1 ..= i, a window of the changes sliding along it.
-    #[inline]
-    fn apply(&self, line: &LineThrough, k: usize, classes: &mut [RoadClasses], op: fn(u128, u128) -> u128) {
-        if self.any == 0 {
-            return;
-        }
-        let len = line.len as usize;
-        let step = line.step as isize;
-        let mut at = line.first as isize;
-        let mut window: RoadClasses = 0;
-        let mut write = |window: RoadClasses, at: &mut isize| {
-            let h = &mut classes[*at as usize];
-            *h = op(*h, window);
-            *at += step;
-        };
-        // The first cells enter roads one by one, then (near an edge, fewer than k roads)
-        // some cells are in all of them, then the last cells leave them one by one.
-        for &change in &self.change[..len] {
-            window = window.wrapping_add(change);
-            write(window, &mut at);
-        }
-        for _ in len..k {
-            write(window, &mut at);
-        }
-        for &change in &self.change[..len - 1] {
-            window = window.wrapping_sub(change);
-            write(window, &mut at);
-        }
-    }
-}
-
 /// The roads through one cell in one direction, in order along the line: road j holds the
 /// line's cells j .. j + k, so together they cover `roads + k - 1` cells from `first`,
 /// `step` apart.
@@ -205,42 +139,10 @@ pub struct Geometry {
     zobrist: [Vec<u64>; 2],
     /// The roads through each cell, by direction.
     lines: Vec<[LineThrough; 4]>,
-    /// `class_delta[colour][mine * (MAX_K + 1) + theirs]`: what a stone of `colour` placed in
-    /// a road holding `mine` and `theirs` stones does to the road-class histogram of each of
-    /// the road's cells (a wrapping sum of +1 and -1 bytes; taking the stone back subtracts
-    /// it).
-    class_delta: [Vec<RoadClasses>; 2],
 }
 
 /// The four line directions: horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
-
-/// The slot of a road holding `n` stones of `colour` and none of the other, if it has one.
-fn class_slot(colour: Colour, n: usize, k: usize) -> Option<usize> {
-    (n < k).then_some(colour.index() * CLASS_HALF + n)
-}
-
-/// The histogram changes of a stone of `me` landing in roads of every (mine, theirs) count.
-fn class_deltas(me: Colour, k: usize) -> Vec<RoadClasses> {
-    let byte = |slot: Option<usize>| slot.map_or(0, |i| 1u128 << (8 * i));
-    let mut table = vec![0; (MAX_K + 1) * (MAX_K + 1)];
-    for mine in 0..k {
-        for theirs in 0..=k {
-            let (add, sub) = if theirs == 0 {
-                // An own (or empty) road gains a stone.
-                let empty = if mine == 0 { byte(class_slot(me.other(), 0, k)) } else { 0 };
-                (byte(class_slot(me, mine + 1, k)), byte(class_slot(me, mine, k)) | empty)
-            } else if mine == 0 {
-                // The opponent's road dies.
-                (0, byte(class_slot(me.other(), theirs, k)))
-            } else {
-                (0, 0)
-            };
-            table[mine * (MAX_K + 1) + theirs] = add.wrapping_sub(sub);
-        }
-    }
-    table
-}
 
 impl Geometry {
     fn build(rules: Rules) -> Geometry {
@@ -327,8 +229,7 @@ impl Geometry {
                 })
             })
             .collect();
-        let class_delta = [Colour::Black, Colour::White].map(|c| class_deltas(c, k as usize));
-        Geometry { rules, road_cells, cell_roads, cell_road_start, near_cells, zobrist, lines, class_delta }
+        Geometry { rules, road_cells, cell_roads, cell_road_start, near_cells, zobrist, lines }
     }
 
     /// The shared geometry of a rule set (built once per process for each rule set).
@@ -380,12 +281,7 @@ pub struct Board {
     /// Per colour, a bit set of its threat roads (>= k - p own stones, no enemy stone).
     threats: [Vec<u64>; 2],
     threat_total: [u32; 2],
-    /// Stones within distance 2 of each cell: the candidate area.
-    near: Vec<u8>,
-    /// The road-class histogram of every cell (see [`RoadClasses`]), kept as stones go down
-    /// so that the move generator scores a cell with one dot product instead of visiting
-    /// its roads.
-    classes: Vec<RoadClasses>,
+
     hash: u64,
     history: Vec<Cell>,
 }
@@ -401,13 +297,6 @@ impl Board {
             live: [[0; MAX_K + 1]; 2],
             threats: [vec![0; words], vec![0; words]],
             threat_total: [0, 0],
-            near: vec![0; rules.cells()],
-            classes: (0..rules.cells() as Cell)
-                .map(|c| {
-                    let roads = geo.roads_through(c).len() as u128;
-                    roads | roads << (8 * CLASS_HALF)
-                })
-                .collect(),
             hash: 0,
             history: Vec::with_capacity(rules.cells()),
             geo,
@@ -568,34 +457,10 @@ impl Board {
         })
     }
 
-    /// Whether an empty cell has a stone within distance 2 (the search's candidate area).
-    #[inline]
-    pub fn is_near_stone(&self, c: Cell) -> bool {
-        self.near[c as usize] > 0
-    }
-
-    /// The road-class histogram of a cell (see [`RoadClasses`]).
-    #[inline]
-    pub fn road_classes(&self, c: Cell) -> RoadClasses {
-        self.classes[c as usize]
-    }
-
-    /// Recounts a cell's road-class histogram from the roads through it: the test oracle of
-    /// the incremental one.
-    pub fn road_classes_global(&self, c: Cell) -> [u8; ROAD_CLASSES] {
-        let k = self.geo.rules.k as usize;
-        let mut h = [0; ROAD_CLASSES];
-        for &r in self.geo.roads_through(c) {
-            let [b, w] = self.counts[r as usize].map(usize::from);
-            for (colour, mine, theirs) in [(Colour::Black, b, w), (Colour::White, w, b)] {
-                if theirs == 0 {
-                    if let Some(i) = class_slot(colour, mine, k) {
-                        h[i] += 1;
-                    }
-                }
-            }
-        }
-        h
+    /// Whether a cell has a stone within distance 2 (the search's candidate area), counted
+    /// now: the move generator keeps these counts incrementally for itself.
+    pub fn has_stone_near(&self, c: Cell) -> bool {
+        self.geo.near_cells[c as usize].iter().any(|&n| !self.is_empty_cell(n))
     }
 
     /// Places the next stone for the side to move. The cell must be empty and the game not
@@ -637,36 +502,27 @@ impl Board {
         let level = self.geo.rules.threat_level();
         self.cells[c as usize] = me as u8 + 1;
         self.hash ^= self.geo.zobrist[me][c as usize];
-        let geo = &*self.geo;
-        for line in &geo.lines[c as usize] {
-            let mut changes = LineChanges::new();
-            for (i, &r) in line.roads[..line.len as usize].iter().enumerate() {
-                let r = r as usize;
-                let [mine, theirs] = [self.counts[r][me] as usize, self.counts[r][them] as usize];
-                if theirs == 0 {
-                    if mine > 0 {
-                        self.live[me][mine] -= 1;
-                    }
-                    self.live[me][mine + 1] += 1;
-                    if mine + 1 == level {
-                        self.threats[me][r / 64] |= 1 << (r % 64);
-                        self.threat_total[me] += 1;
-                    }
-                } else if mine == 0 {
-                    // The road was the opponent's; it is dead now.
-                    self.live[them][theirs] -= 1;
-                    if theirs >= level {
-                        self.threats[them][r / 64] &= !(1 << (r % 64));
-                        self.threat_total[them] -= 1;
-                    }
+        for &r in self.geo.roads_through(c) {
+            let r = r as usize;
+            let [mine, theirs] = [self.counts[r][me] as usize, self.counts[r][them] as usize];
+            if theirs == 0 {
+                if mine > 0 {
+                    self.live[me][mine] -= 1;
                 }
-                self.counts[r][me] += 1;
-                changes.set(i, geo.class_delta[me][mine * (MAX_K + 1) + theirs]);
+                self.live[me][mine + 1] += 1;
+                if mine + 1 == level {
+                    self.threats[me][r / 64] |= 1 << (r % 64);
+                    self.threat_total[me] += 1;
+                }
+            } else if mine == 0 {
+                // The road was the opponent's; it is dead now.
+                self.live[them][theirs] -= 1;
+                if theirs >= level {
+                    self.threats[them][r / 64] &= !(1 << (r % 64));
+                    self.threat_total[them] -= 1;
+                }
             }
-            changes.apply(line, geo.rules.k as usize, &mut self.classes, RoadClasses::wrapping_add);
-        }
-        for &n in &geo.near_cells[c as usize] {
-            self.near[n as usize] += 1;
+            self.counts[r][me] += 1;
         }
     }
 
@@ -676,35 +532,26 @@ impl Board {
         let level = self.geo.rules.threat_level();
         self.cells[c as usize] = 0;
         self.hash ^= self.geo.zobrist[me][c as usize];
-        let geo = &*self.geo;
-        for line in &geo.lines[c as usize] {
-            let mut changes = LineChanges::new();
-            for (i, &r) in line.roads[..line.len as usize].iter().enumerate() {
-                let r = r as usize;
-                self.counts[r][me] -= 1;
-                let [mine, theirs] = [self.counts[r][me] as usize, self.counts[r][them] as usize];
-                if theirs == 0 {
-                    self.live[me][mine + 1] -= 1;
-                    if mine > 0 {
-                        self.live[me][mine] += 1;
-                    }
-                    if mine + 1 == level {
-                        self.threats[me][r / 64] &= !(1 << (r % 64));
-                        self.threat_total[me] -= 1;
-                    }
-                } else if mine == 0 {
-                    self.live[them][theirs] += 1;
-                    if theirs >= level {
-                        self.threats[them][r / 64] |= 1 << (r % 64);
-                        self.threat_total[them] += 1;
-                    }
+        for &r in self.geo.roads_through(c) {
+            let r = r as usize;
+            self.counts[r][me] -= 1;
+            let [mine, theirs] = [self.counts[r][me] as usize, self.counts[r][them] as usize];
+            if theirs == 0 {
+                self.live[me][mine + 1] -= 1;
+                if mine > 0 {
+                    self.live[me][mine] += 1;
                 }
-                changes.set(i, geo.class_delta[me][mine * (MAX_K + 1) + theirs]);
+                if mine + 1 == level {
+                    self.threats[me][r / 64] &= !(1 << (r % 64));
+                    self.threat_total[me] -= 1;
+                }
+            } else if mine == 0 {
+                self.live[them][theirs] += 1;
+                if theirs >= level {
+                    self.threats[them][r / 64] |= 1 << (r % 64);
+                    self.threat_total[them] += 1;
+                }
             }
-            changes.apply(line, geo.rules.k as usize, &mut self.classes, RoadClasses::wrapping_sub);
-        }
-        for &n in &geo.near_cells[c as usize] {
-            self.near[n as usize] -= 1;
         }
     }
 
@@ -824,14 +671,6 @@ mod tests {
             if seen.insert(c) && b.winner().is_none() {
                 b.play(c);
                 assert_eq!(b.live, b.live_roads_global());
-                for x in 0..361 {
-                    assert_eq!(
-                        b.road_classes(x).to_le_bytes(),
-                        b.road_classes_global(x),
-                        "cell {x} after {} stones",
-                        b.stone_count()
-                    );
-                }
             }
         }
         while !b.is_empty() {
@@ -841,8 +680,6 @@ mod tests {
         assert_eq!(b.counts, empty.counts);
         assert_eq!(b.live, empty.live);
         assert_eq!(b.threats, empty.threats);
-        assert_eq!(b.near, empty.near);
-        assert_eq!(b.classes, empty.classes);
         assert_eq!(b.hash, 0);
     }
 }

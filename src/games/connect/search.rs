@@ -167,7 +167,7 @@ impl ConnectGen {
     }
 
     /// A quiet playout stone: the best-scoring of a few random empty cells near random stones.
-    fn playout_stone(&self, board: &Board, rng: &mut ChaCha8Rng) -> Cell {
+    fn playout_stone(&mut self, board: &Board, rng: &mut ChaCha8Rng) -> Cell {
         let me = board.to_move();
         let stones = board.history();
         let geo = board.geometry();
@@ -195,12 +195,9 @@ impl ConnectGen {
             return c;
         }
         let cells = board.rules().cells() as Cell;
-        let empty = |c: &Cell| board.is_empty_cell(*c);
-        (0..cells)
-            .filter(empty)
-            .find(|&c| board.is_near_stone(c))
-            .or_else(|| (0..cells).find(empty))
-            .expect("a playout stone is only asked for on a board with an empty cell")
+        let mut empty = (0..cells).filter(|&c| board.is_empty_cell(c));
+        let first = empty.next().expect("a playout stone is only asked for on a board with an empty cell");
+        std::iter::once(first).chain(empty).find(|&c| board.has_stone_near(c)).unwrap_or(first)
     }
 }
 

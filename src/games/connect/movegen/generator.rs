@@ -1,7 +1,8 @@
 //! The move generator: wins, forced defences, candidate stones and pairs, threat moves.
 
+use super::view::{BoardView, CLASS_HALF, ROAD_CLASSES};
 use super::{Move, MoveGenConfig, MoveScoring, Situation, ThreatSet};
-use crate::games::connect::board::{Board, Cell, Colour, CLASS_HALF, MAX_K, ROAD_CLASSES};
+use crate::games::connect::board::{Board, Cell, Colour, MAX_K};
 
 /// Weights of the road classes, each split as `high * 2^15 + low` with both halves in i16,
 /// so that the dot product with a histogram is two sums of i16 products (which x86's
@@ -67,10 +68,12 @@ pub struct MoveGen {
     pub config: MoveGenConfig,
     /// `value[mine * (k+1) + theirs]`: what a road with these counts gives a stone of "mine".
     value: Vec<i32>,
-    /// The same by road class: what a road of each class of the board's road-class
-    /// histogram (`Board::road_classes`) gives a stone of colour c, so that `score_cell`,
-    /// the generator's hottest function, is one dot product.
+    /// The same by road class: what a road of each class of the view's road-class
+    /// histograms gives a stone of colour c, so that a cell's score, the generator's hottest
+    /// function, is one dot product.
     by_class: [ClassWeights; 2],
+    /// The generator's view of the board it was last asked about.
+    view: BoardView,
     k: usize,
     score: Vec<i32>,
     /// Every candidate cell with its score; `candidates[..sorted]` is in the generator's
@@ -122,6 +125,7 @@ impl MoveGen {
             config,
             value,
             by_class,
+            view: BoardView::new(board),
             k,
             score: vec![0; cells],
             candidates: Vec::new(),
@@ -145,9 +149,15 @@ impl MoveGen {
 
     /// The cheap score of an empty cell for `me`: the sum over its roads of what a stone there
     /// adds to `me`'s road or takes from the opponent's.
+    pub fn score_cell(&mut self, board: &Board, me: Colour, c: Cell) -> i32 {
+        self.view.sync(board);
+        self.cell_score(me, c)
+    }
+
+    /// [`score_cell`](Self::score_cell) in the position the view was last brought to.
     #[inline]
-    pub fn score_cell(&self, board: &Board, me: Colour, c: Cell) -> i32 {
-        self.by_class[me.index()].dot(board.road_classes(c))
+    fn cell_score(&self, me: Colour, c: Cell) -> i32 {
+        self.by_class[me.index()].dot(self.view.classes(c))
     }
 
     /// The situation of the side to move without generating moves: a cheap test that lets a
@@ -179,6 +189,7 @@ impl MoveGen {
     /// The board must be at the start of a turn.
     pub fn generate(&mut self, board: &Board, out: &mut Vec<Move>) -> Situation {
         out.clear();
+        self.view.sync(board);
         let me = board.to_move();
         // The road needing the fewest stones: a move must stop at its winning stone, so when
         // one stone makes six the move is that stone alone.
@@ -233,6 +244,7 @@ impl MoveGen {
     /// moves of its next turn (of p stones) as if it were its turn now.
     pub fn threat_moves_for(&mut self, board: &Board, me: Colour, min_blocks: usize, out: &mut Vec<(usize, Move)>) {
         out.clear();
+        self.view.sync(board);
         debug_assert_eq!(board.threat_count(me), 0, "the attacker already has a threat road");
         let turn = if me == board.to_move() { self.turn_stones(board) } else { board.rules().p as usize };
         let level = board.rules().threat_level();
@@ -306,7 +318,7 @@ impl MoveGen {
             }
             let need = threats.blocks_needed(turn.max(2));
             if need >= min_blocks {
-                let cheap: i32 = stones.iter().map(|&c| self.score_cell(board, me, c)).sum();
+                let cheap: i32 = stones.iter().map(|&c| self.cell_score(me, c)).sum();
                 scored.push((need, cheap, m));
             }
         }
@@ -349,21 +361,21 @@ impl MoveGen {
         let me = board.to_move();
         if board.is_empty() {
             let c = board.cell(board.width() / 2, board.height() / 2);
-            self.score[c as usize] = self.score_cell(board, me, c);
+            self.score[c as usize] = self.cell_score(me, c);
             self.candidates.push(Ranked::new(self.score[c as usize], c));
             return;
         }
         let cells = board.rules().cells() as Cell;
         for c in 0..cells {
-            if board.is_empty_cell(c) && board.is_near_stone(c) {
-                let s = self.score_cell(board, me, c);
+            if board.is_empty_cell(c) && self.view.is_near_stone(c) {
+                let s = self.cell_score(me, c);
                 self.score[c as usize] = s;
                 self.candidates.push(Ranked::new(s, c));
             }
         }
         if self.candidates.is_empty() {
             for c in (0..cells).filter(|&c| board.is_empty_cell(c)) {
-                let s = self.score_cell(board, me, c);
+                let s = self.cell_score(me, c);
                 self.score[c as usize] = s;
                 self.candidates.push(Ranked::new(s, c));
             }
@@ -432,7 +444,7 @@ impl MoveGen {
                 // already; cells far from every other stone were not.
                 touched[i + k - 1 - a_at] = true;
                 let base =
-                    if board.is_near_stone(c) { self.score[c as usize] } else { self.score_cell(board, me_colour, c) };
+                    if self.view.is_near_stone(c) { self.score[c as usize] } else { self.cell_score(me_colour, c) };
                 keep_best(&mut seconds, want, Ranked::new(base + sum, c));
             }
         }

@@ -19,6 +19,7 @@ mod scoring;
 #[cfg(test)]
 mod tests;
 mod threats;
+mod view;
 
 pub use generator::MoveGen;
 pub use scoring::{MoveScoring, CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};

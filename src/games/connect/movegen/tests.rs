@@ -113,7 +113,7 @@ fn move_order_weights_steer_the_cheap_score() {
     let b = board_from_record_moves(Rules::CONNECT6, &["j10", "k11k9", "j11j9"]).unwrap();
     let defaults = CONNECT6_ROADS.defaults();
     assert_eq!(MoveScoring::from_weights(&defaults, 6), MoveScoring::defaults(6));
-    let plain = MoveGen::new(MoveGenConfig::default(), &b);
+    let mut plain = MoveGen::new(MoveGenConfig::default(), &b);
     // j12 extends Black's j-column three and White, to move, scores it as a block.
     let c = b.cell(9, 11);
     let mut values = defaults.values().to_vec();
@@ -121,7 +121,7 @@ fn move_order_weights_steer_the_cheap_score() {
     let tuned = Weights::from_values(&CONNECT6_ROADS, values).unwrap();
     let scoring = MoveScoring::from_weights(&tuned, 6);
     assert_eq!((scoring.block[3], scoring.own[6]), (400, MoveScoring::WIN));
-    let steered = MoveGen::with_scoring(MoveGenConfig::default(), scoring, &b);
+    let mut steered = MoveGen::with_scoring(MoveGenConfig::default(), scoring, &b);
     let me = b.to_move();
     assert!(steered.score_cell(&b, me, c) > plain.score_cell(&b, me, c));
 }
@@ -164,7 +164,7 @@ fn the_cheap_score_is_the_sum_over_roads_for_any_weights() {
                 .collect();
             let scoring = MoveScoring::from_weights(&Weights::from_values(schema, values).unwrap(), rules.k as usize);
             let mut b = Board::new(rules);
-            let gen = MoveGen::with_scoring(MoveGenConfig::default(), scoring, &b);
+            let mut gen = MoveGen::with_scoring(MoveGenConfig::default(), scoring, &b);
             // Random stones around the centre (some games reach a won position and stop).
             let (w, h) = (b.width() as i32, b.height() as i32);
             for _ in 0..rng.random_range(0..60) {
