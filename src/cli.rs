@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::arena::openings::{MAX_COUNT, MAX_TOP, MAX_TURNS};
 use crate::core::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS};
-use crate::core::settings::{EngineSettings, SearchKind, SideOverrides, MAX_VCDT_DEPTH};
+use crate::core::settings::{EngineOption, EngineSettings, SearchKind, SideOverrides, MAX_VCDT_DEPTH};
 use crate::registry::GameRef;
 
 fn depth_range() -> clap::builder::RangedI64ValueParser<u32> {
@@ -207,6 +207,7 @@ impl SideArgs {
             nodes: self.a_nodes,
             time_ms: self.a_time_ms,
             vcdt_depth: self.a_vcdt_depth,
+            options: self.a_engine.clone(),
         }
     }
 
@@ -218,6 +219,7 @@ impl SideArgs {
             nodes: self.b_nodes,
             time_ms: self.b_time_ms,
             vcdt_depth: self.b_vcdt_depth,
+            options: self.b_engine.clone(),
         }
     }
 }
@@ -319,6 +321,11 @@ pub struct SideArgs {
     /// Threat-space search depth of player A (0: off).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_VCDT_DEPTH)))]
     pub a_vcdt_depth: Option<u32>,
+    /// Any other engine option of player A, as `[engine]` names it: `--a-engine killers=0
+    /// --a-engine singles=8` (repeatable; options: tt_mib, singles, seconds, width, uct_c,
+    /// vcdt_depth, vcdt_nodes, killers).
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub a_engine: Vec<EngineOption>,
     /// Search of player B.
     #[arg(long, value_enum)]
     pub b_search: Option<SearchKind>,
@@ -337,6 +344,9 @@ pub struct SideArgs {
     /// Threat-space search depth of player B (0: off).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_VCDT_DEPTH)))]
     pub b_vcdt_depth: Option<u32>,
+    /// Any other engine option of player B (see `--a-engine`).
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub b_engine: Vec<EngineOption>,
 }
 
 #[derive(Args, Debug)]

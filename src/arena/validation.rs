@@ -152,6 +152,7 @@ impl ValidationConfig {
             ("--width", e.width as u64, d.width as u64),
             ("--vcdt-depth", u64::from(e.vcdt_depth), u64::from(d.vcdt_depth)),
             ("--vcdt-nodes", e.vcdt_nodes, d.vcdt_nodes),
+            ("--killers", e.killers as u64, d.killers as u64),
         ];
         for (flag, v, default) in options {
             if v != default {

@@ -18,8 +18,8 @@ use crate::report::progress::ProgressMode;
 
 /// Players A and B: the shared engine options with each side's overrides.
 pub fn players(a: &str, b: &str, engine: &EngineSettings, sides: &SideArgs, game: GameRef) -> Result<(Player, Player)> {
-    let ea = engine.with(&sides.a());
-    let eb = engine.with(&sides.b());
+    let ea = engine.with(&sides.a()).map_err(|e| anyhow::anyhow!("--a-engine {e}"))?;
+    let eb = engine.with(&sides.b()).map_err(|e| anyhow::anyhow!("--b-engine {e}"))?;
     let mut pa = player_from(a, &ea, game).context("player A (--a)")?;
     let mut pb = player_from(b, &eb, game).context("player B (--b)")?;
     if pa.name == pb.name {

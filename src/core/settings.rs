@@ -112,6 +112,17 @@ fn default_vcdt_nodes() -> u64 {
     4_000
 }
 
+fn default_killers() -> usize {
+    MAX_KILLERS
+}
+
+/// Killer moves kept per ply (`--killers`, `[engine] killers`).
+pub const MAX_KILLERS: usize = 2;
+
+fn killers_value(text: &str) -> Result<usize, String> {
+    ranged(text, 0, MAX_KILLERS)
+}
+
 /// Everything about a player except its weights: search, evaluation, limits, memory, move
 /// generator widths and the threat-space search.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, clap::Args)]
@@ -167,6 +178,11 @@ pub struct EngineSettings {
     #[arg(long, default_value_t = 4_000, value_parser = nodes_range())]
     #[serde(default = "default_vcdt_nodes")]
     pub vcdt_nodes: u64,
+    /// Killer moves per ply: moves that cut off in a sibling position, tried before any move
+    /// is generated (Connect6; 0 turns them off).
+    #[arg(long, default_value_t = MAX_KILLERS, value_parser = killers_value)]
+    #[serde(default = "default_killers")]
+    pub killers: usize,
 }
 
 impl Default for EngineSettings {
@@ -184,6 +200,7 @@ impl Default for EngineSettings {
             uct_c: default_uct_c(),
             vcdt_depth: default_vcdt_depth(),
             vcdt_nodes: default_vcdt_nodes(),
+            killers: default_killers(),
         }
     }
 }
@@ -197,6 +214,55 @@ pub struct SideOverrides {
     pub nodes: Option<u64>,
     pub time_ms: Option<u64>,
     pub vcdt_depth: Option<u32>,
+    /// Any other engine options, applied last.
+    pub options: Vec<EngineOption>,
+}
+
+/// The engine options `--a-engine KEY=VALUE` may set: limits, search and evaluation have
+/// flags of their own.
+const OPTION_KEYS: [&str; 8] =
+    ["tt_mib", "singles", "seconds", "width", "uct_c", "vcdt_depth", "vcdt_nodes", "killers"];
+
+/// One engine option as `KEY=VALUE` (`killers=0`), by its `[engine]` name; checked against
+/// the option's range when parsed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineOption {
+    key: String,
+    value: toml::Value,
+}
+
+impl std::str::FromStr for EngineOption {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<EngineOption, String> {
+        let Some((key, value)) = text.split_once('=') else {
+            return Err(format!("`{text}`: expected KEY=VALUE, like killers=0"));
+        };
+        let key = key.trim();
+        if !OPTION_KEYS.contains(&key) {
+            return Err(format!("`{key}` is not an engine option; the options are {}", OPTION_KEYS.join(", ")));
+        }
+        let value = toml::from_str::<toml::Table>(&format!("v = {}", value.trim()))
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .ok_or_else(|| format!("`{text}`: the value is not a number (or true or false)"))?;
+        let option = EngineOption { key: key.to_string(), value };
+        let mut checked = EngineSettings::config_default();
+        option.apply(&mut checked)?;
+        checked.check().map_err(|e| e.replace("[engine] ", ""))?;
+        Ok(option)
+    }
+}
+
+impl EngineOption {
+    /// Sets the option in `settings`.
+    pub fn apply(&self, settings: &mut EngineSettings) -> Result<(), String> {
+        let bad = |e: &dyn std::fmt::Display| format!("{} = {}: {e}", self.key, self.value);
+        let mut table = toml::Table::try_from(&*settings).map_err(|e| bad(&e))?;
+        table.insert(self.key.clone(), self.value.clone());
+        *settings = table.try_into().map_err(|e: toml::de::Error| bad(&e.message()))?;
+        Ok(())
+    }
 }
 
 impl EngineSettings {
@@ -228,7 +294,7 @@ impl EngineSettings {
 
     /// These settings with one side's overrides applied; limits given for the side replace
     /// the shared ones as a whole.
-    pub fn with(&self, side: &SideOverrides) -> EngineSettings {
+    pub fn with(&self, side: &SideOverrides) -> Result<EngineSettings, String> {
         let mut e = self.clone();
         if let Some(s) = side.search {
             e.search = s;
@@ -242,7 +308,10 @@ impl EngineSettings {
         if let Some(v) = side.vcdt_depth {
             e.vcdt_depth = v;
         }
-        e
+        for option in &side.options {
+            option.apply(&mut e)?;
+        }
+        Ok(e)
     }
 
     /// Checks the ranges the types do not (for configs; the command line checks its own).
@@ -275,6 +344,7 @@ impl EngineSettings {
         }
         in_range("vcdt_depth", self.vcdt_depth, 0, MAX_VCDT_DEPTH)?;
         in_range("vcdt_nodes", self.vcdt_nodes, 1, MAX_NODES)?;
+        in_range("killers", self.killers, 0, MAX_KILLERS)?;
         if self.eval.is_some() {
             return Err("[engine] eval: the evaluation is the top-level `eval` key".into());
         }

@@ -101,6 +101,15 @@ pub trait Searchable: Game {
     /// played here as it stands.
     fn playable(pos: &Self::Position, m: MoveOf<Self>) -> bool;
 
+    /// Whether a killer (a move that cut off at the same ply in another position) may be tried
+    /// here before any move is generated. A game turns killers on by allowing them where a
+    /// move that is merely playable is also sensible (Connect: quiet positions, where any
+    /// free pair is a real candidate); the default keeps them off.
+    fn killer_playable(pos: &Self::Position, m: MoveOf<Self>) -> bool {
+        let _ = (pos, m);
+        false
+    }
+
     /// Whether the principal variation may follow a table move here (a game may allow what
     /// [`playable`](Self::playable) refuses, e.g. a move cut short by its winning stone).
     fn replayable(pos: &Self::Position, m: MoveOf<Self>) -> bool {
@@ -231,6 +240,8 @@ pub struct Engine<G: Searchable> {
     gen: G::Gen,
     tt: tt::TranspositionTable<MoveOf<G>>,
     history: Vec<u32>,
+    /// The last two moves that cut off at each ply, newest first.
+    killers: Vec<[MoveOf<G>; 2]>,
     /// Move lists by ply, reused to avoid allocation.
     stack: Vec<Vec<MoveOf<G>>>,
     clock: Clock,
@@ -258,6 +269,7 @@ impl<G: Searchable> Engine<G> {
             gen: game.generator(&settings, weights),
             tt: tt::TranspositionTable::new(if settings.search == SearchKind::Pvs { settings.tt_mib } else { 1 }),
             history: vec![0; game.history_size()],
+            killers: vec![[MoveOf::<G>::NONE; 2]; MAX_PLY + 2],
             stack: vec![Vec::new(); MAX_PLY + 2],
             clock: Clock::unlimited(),
             rng_seed: 0,
@@ -278,6 +290,7 @@ impl<G: Searchable> Engine<G> {
     pub fn new_game(&mut self, seed: u64) {
         self.tt.clear();
         self.history.fill(0);
+        self.killers.fill([MoveOf::<G>::NONE; 2]);
         self.rng_seed = seed;
         self.searches = 0;
     }

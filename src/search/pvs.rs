@@ -204,12 +204,18 @@ impl<G: Searchable> Engine<G> {
         let child_depth = depth - 1;
         let mut moves = std::mem::take(&mut self.stack[ply]);
         moves.clear();
-        // The table's move is searched before any generation: when it cuts off, as it does at
-        // most nodes of a well-ordered search, the generator is never called.
-        let tt_usable = !tt_move.is_none() && G::playable(board, tt_move);
-        if tt_usable {
+        // The table's move and the killers are searched before any generation: when one
+        // cuts off, as one does at most nodes of a well-ordered search, the generator is
+        // never called.
+        if !tt_move.is_none() && G::playable(board, tt_move) {
             moves.push(tt_move);
         }
+        for k in self.killers[ply].into_iter().take(self.settings.killers) {
+            if !k.is_none() && !moves.contains(&k) && G::killer_playable(board, k) {
+                moves.push(k);
+            }
+        }
+        let tried_first = moves.len();
         let mut generated = false;
         let mut i = 0;
         loop {
@@ -221,7 +227,8 @@ impl<G: Searchable> Engine<G> {
                 let mut rest = std::mem::take(&mut self.gen_scratch);
                 self.generate(board, depth, &mut rest);
                 self.order(&mut rest);
-                moves.extend(rest.iter().copied().filter(|&m| !(tt_usable && m == tt_move)));
+                let first: [Move<G>; 3] = std::array::from_fn(|j| moves.get(j).copied().unwrap_or(Move::<G>::NONE));
+                moves.extend(rest.iter().copied().filter(|m| !first[..tried_first].contains(m)));
                 self.gen_scratch = rest;
                 if i == moves.len() {
                     break;
@@ -254,6 +261,10 @@ impl<G: Searchable> Engine<G> {
                         let bonus = (depth.max(1) * depth.max(1)) as u32;
                         for &c in m.history_keys() {
                             self.history[c as usize] = self.history[c as usize].saturating_add(bonus);
+                        }
+                        let killers = &mut self.killers[ply];
+                        if self.settings.killers > 0 && killers[0] != m {
+                            *killers = [m, killers[0]];
                         }
                         break;
                     }

@@ -265,6 +265,13 @@ macro_rules! connect_search {
                 playable(pos, m)
             }
 
+            #[inline]
+            fn killer_playable(pos: &Board, m: Move) -> bool {
+                // In a quiet position any free pair is a real move; under threat only blocks
+                // are, and the generator knows them.
+                pos.threat_count(pos.to_move().other()) == 0 && playable(pos, m)
+            }
+
             fn replayable(pos: &Board, m: Move) -> bool {
                 m.stones().iter().all(|&c| pos.is_empty_cell(c))
             }
