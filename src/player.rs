@@ -108,6 +108,21 @@ pub fn player_with(spec: &str, engine: &EngineSettings, outside: &SpecOptions, g
     Ok(Player::new(name, weights, settings, limits))
 }
 
+/// A fixed opponent of a tuning run (an anchor, a validation opponent): a weight table played
+/// with the run's engine settings and evaluation, or an outside engine (`cmd:...`), which
+/// takes the settings' time per move and carries the evaluation's default table.
+pub fn fixed_opponent(spec: &str, engine: &EngineSettings, eval: &str, game: GameRef) -> Result<Player> {
+    let schema = game.evaluation(eval)?.schema;
+    let settings = EngineSettings { eval: Some(eval.to_string()), ..engine.clone() };
+    if is_outside(split_name(spec).1) {
+        let p = player_with(spec, &settings, &SpecOptions::default(), game)?;
+        return Ok(Player { weights: schema.defaults(), ..p });
+    }
+    let (w, _, _) = load_weights(spec, Some(eval), game)?;
+    let limits = settings.limits();
+    Ok(Player::new(player_name(spec), Weights::clamped(schema, w.values().to_vec()), settings, limits))
+}
+
 /// `NAME=SPEC` into its name and spec. A file whose name holds `=` is a spec, and an outside
 /// engine's text starts with `cmd:`, its options after it holding `=`.
 fn split_name(spec: &str) -> (Option<String>, &str) {

@@ -429,6 +429,42 @@ mod tests {
     }
 
     #[test]
+    fn resign_needs_both_searches_to_agree_turn_after_turn() {
+        use Side::{First, Second};
+        let mut w = ResignWatch::default();
+        // The first player's search thinks it is lost, the second's agrees: one turn each.
+        for (mover, score) in [(First, -500), (Second, 600), (First, -700)] {
+            w.saw(mover, Some(score), 400);
+        }
+        assert_eq!((w.verdict(2), w.verdict(1)), (None, Some(First)));
+        w.saw(Second, Some(450), 400);
+        assert_eq!(w.verdict(2), Some(First));
+        // A search that disagrees, or has no score (an outside engine), starts over.
+        w.saw(First, Some(-100), 400);
+        assert_eq!(w.verdict(1), None);
+        for s in [Some(-500), None] {
+            w.saw(Second, Some(500), 400);
+            w.saw(First, s, 400);
+        }
+        assert_eq!(w.verdict(1), None);
+        assert_eq!(ResignWatch { loser: Some(First), searches: 9 }.verdict(0), None, "0 turns: never");
+    }
+
+    #[test]
+    fn a_resigned_game_is_the_game_cut_short() {
+        let (a, b) = (player("a", 2), player("b", 1));
+        let opening: Vec<String> = ["j10", "k11k9", "h8l12"].iter().map(|s| s.to_string()).collect();
+        let full = play_game::<Connect6>(&a, &b, &opening, &GameSettings::default(), 1);
+        let quick = GameSettings { resign_turns: 1, resign_score: Some(1), ..GameSettings::default() };
+        let r = play_game::<Connect6>(&a, &b, &opening, &quick, 1);
+        assert_eq!(r.reason, Reason::Resign, "{:?}", r.moves);
+        assert!(r.moves.last().unwrap().starts_with("# both searches judged"), "{:?}", r.moves);
+        let played = &r.moves[..r.moves.len() - 1];
+        assert!(played.len() < full.moves.len() && full.moves.starts_with(played));
+        assert_ne!(r.result, Outcome::Draw);
+    }
+
+    #[test]
     fn the_move_cap_draws() {
         let (a, b) = (player("a", 1), player("b", 1));
         let r = play_game::<Connect6>(

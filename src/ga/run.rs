@@ -588,10 +588,9 @@ pub fn execute(
     let mut opponents = Vec::new();
     if config.validation.pairs > 0 {
         for spec in config.validation.opponents.iter().chain(options.compare) {
-            let (w, _, _) = crate::player::load_weights(spec, Some(&config.eval), config.game()?)
+            let p = crate::player::fixed_opponent(spec, &config.engine, &config.eval, config.game()?)
                 .with_context(|| format!("validation opponent `{spec}`"))?;
-            let name = crate::player::player_name(spec);
-            opponents.push((evolver.player_with(name, w.values()), spec.clone()));
+            opponents.push((p, spec.clone()));
         }
     }
     std::fs::create_dir_all(paths.results.join("champions"))

@@ -151,7 +151,11 @@ impl OutsideEngine {
                 ))
             }
             Err(ReadError::Timeout) => {
-                return Err(self.lost(p, Reason::Timeout, format!("no answer to `{hello}` in {} ms", hang.as_millis())))
+                return Err(self.lost(
+                    p,
+                    Reason::Timeout,
+                    format!("did not answer `{hello}` within {} ms", hang.as_millis()),
+                ))
             }
             Err(ReadError::Closed) => {
                 return Err(self.lost(p, Reason::Crash, format!("ended before answering `{hello}`")))
