@@ -18,11 +18,15 @@ fn mover(mode: &str) -> String {
     format!("cmd:python3 {MOVER} {mode}")
 }
 
-/// Plays a match of `a` against `b` with `extra` options, records into `dir/name.jsonl`;
-/// stdout and the records.
+/// Plays a match of `a` against `b` with `extra` options, records into `dir/name.jsonl` (and
+/// an outside B's log into `dir/name.log` unless `extra` names one); stdout and the records.
 fn play(dir: &Path, name: &str, a: &str, b: &str, extra: &[&str]) -> (String, Vec<GameRecord>) {
     let records = dir.join(format!("{name}.jsonl"));
+    let log = dir.join(format!("{name}.log"));
     let mut args = vec!["match", "--a", a, "--b", b, "--records", s(&records), "--threads", "2"];
+    if b.starts_with("cmd:") && !extra.contains(&"--b-log") {
+        args.extend(["--b-log", s(&log)]);
+    }
     args.extend_from_slice(extra);
     let (stdout, _) = ok(&args);
     (stdout, read_records(&records).unwrap())
@@ -176,7 +180,11 @@ fn an_outside_engine_is_a_ga_anchor() {
     let dir = tempfile::tempdir().unwrap();
     let config = common::runs::tiny_config(dir.path(), 1);
     let text = std::fs::read_to_string(&config).unwrap();
-    let py = format!("py=cmd:python3 {}", std::fs::canonicalize(MOVER).unwrap().display());
+    let py = format!(
+        "py=cmd:python3 {};log={}",
+        std::fs::canonicalize(MOVER).unwrap().display(),
+        s(&dir.path().join("py.log"))
+    );
     let text = text.replace("anchors = [\"defaults\"]", &format!("anchors = [\"defaults\", {py:?}]"));
     assert!(text.contains("py=cmd:"), "tiny config has anchors = [\"defaults\"]");
     std::fs::write(&config, text).unwrap();
@@ -188,6 +196,7 @@ fn an_outside_engine_is_a_ga_anchor() {
 #[test]
 fn bad_outside_engines_fail_before_any_game() {
     let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("sleep.log");
     for (args, wanted) in [
         (
             vec!["match", "--a", "defaults", "--b", "cmd:/no/such/engine"],
@@ -197,9 +206,12 @@ fn bad_outside_engines_fail_before_any_game() {
         (vec!["match", "--a", "cmd:python3 x;depth=3", "--b", "defaults"], "unknown option of an outside engine"),
         (vec!["match", "--a", "defaults", "--b", &mover("random"), "--b-depth", "3"], "--b-depth sets evotune's own"),
         (vec!["match", "--a", "defaults", "--b", "defaults", "--b-init", "depth 3"], "apply to an outside engine"),
-        (vec!["match", "--a", "defaults", "--b", &mover("random"), "--b-protocol", "connect6"], "from the empty board"),
         (
-            vec!["match", "--a", "defaults", "--b", "cmd:sleep 30", "--hang-ms", "300"],
+            vec!["match", "--a", "defaults", "--b", &mover("random"), "--b-protocol", "connect6", "--b-log", s(&log)],
+            "from the empty board",
+        ),
+        (
+            vec!["match", "--a", "defaults", "--b", "cmd:sleep 30", "--hang-ms", "300", "--b-log", s(&log)],
             "did not answer `name` within 300 ms",
         ),
         (vec!["tournament", "defaults", "cmd:no-such-engine-xyz"], "no program `no-such-engine-xyz` on PATH"),

@@ -21,6 +21,9 @@ use crate::arena::outside::spec::EngineSpec;
 /// The longest line kept from an engine; the rest of a longer line is dropped, so that an
 /// engine writing without end cannot fill the referee's memory.
 const MAX_LINE: usize = 4096;
+/// Lines read ahead of the referee; past them the reading thread waits, and so, once its pipe
+/// is full, does an engine that writes more than anyone reads.
+const LINES_AHEAD: usize = 1024;
 
 /// Why no line came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +56,7 @@ impl EngineProcess {
             let _ = child.wait();
             return Err(io::Error::other("the engine's pipes were not set up"));
         };
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
         std::thread::Builder::new().name(format!("engine-{}", child.id())).spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut line = Vec::new();
