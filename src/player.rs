@@ -114,13 +114,18 @@ pub fn player_with(spec: &str, engine: &EngineSettings, outside: &SpecOptions, g
 pub fn fixed_opponent(spec: &str, engine: &EngineSettings, eval: &str, game: GameRef) -> Result<Player> {
     let schema = game.evaluation(eval)?.schema;
     let settings = EngineSettings { eval: Some(eval.to_string()), ..engine.clone() };
-    if is_outside(split_name(spec).1) {
+    if is_outside_player(spec) {
         let p = player_with(spec, &settings, &SpecOptions::default(), game)?;
         return Ok(Player { weights: schema.defaults(), ..p });
     }
     let (w, _, _) = load_weights(spec, Some(eval), game)?;
     let limits = settings.limits();
     Ok(Player::new(player_name(spec), Weights::clamped(schema, w.values().to_vec()), settings, limits))
+}
+
+/// Whether a player's text (`NAME=` or not) is an outside engine's.
+pub fn is_outside_player(spec: &str) -> bool {
+    is_outside(split_name(spec).1)
 }
 
 /// `NAME=SPEC` into its name and spec. A file whose name holds `=` is a spec, and an outside

@@ -204,7 +204,10 @@ fn bad_outside_engines_fail_before_any_game() {
         ),
         (vec!["match", "--a", "defaults", "--b", "cmd:python3 x;protocol=pbrain"], "`pbrain` plays gomoku"),
         (vec!["match", "--a", "cmd:python3 x;depth=3", "--b", "defaults"], "unknown option of an outside engine"),
-        (vec!["match", "--a", "defaults", "--b", &mover("random"), "--b-depth", "3"], "--b-depth sets evotune's own"),
+        (
+            vec!["match", "--a", "defaults", "--b", &format!("py={}", mover("random")), "--b-depth", "3"],
+            "--b-depth sets evotune's own",
+        ),
         (vec!["match", "--a", "defaults", "--b", "defaults", "--b-init", "depth 3"], "apply to an outside engine"),
         (
             vec!["match", "--a", "defaults", "--b", &mover("random"), "--b-protocol", "connect6", "--b-log", s(&log)],

@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 
 use crate::arena::game::GameSettings;
 use crate::arena::matches::{play_match, MatchConfig, MatchReport};
-use crate::arena::outside::{self, is_outside, SpecOptions};
+use crate::arena::outside::{self, SpecOptions};
 use crate::arena::player::Player;
 use crate::arena::records::RecordWriter;
 use crate::arena::stats::Sprt;
@@ -14,7 +14,7 @@ use crate::cli::{MatchArgs, SelfplayArgs, SideArgs};
 use crate::commands::{clocked, match_openings, thread_pool};
 use crate::core::settings::{EngineSettings, SideOverrides};
 use crate::fsutil::LineLog;
-use crate::player::player_with;
+use crate::player::{is_outside_player, player_with};
 use crate::registry::{EngineReferee, GameRef};
 use crate::report::progress::ProgressMode;
 
@@ -42,7 +42,7 @@ fn side_player(
 ) -> Result<Player> {
     let which = format!("player {} (--{x})", x.to_ascii_uppercase());
     let settings = engine.with(own);
-    if is_outside(spec) {
+    if is_outside_player(spec) {
         let given = [
             ("search", own.search.is_some()),
             ("eval", own.eval.is_some()),
