@@ -9,6 +9,7 @@ use rand::SeedableRng;
 
 use crate::arena::outside::{is_outside, EngineSpec, OutsideEngine, SpecOptions};
 use crate::arena::player::Player;
+use crate::arena::validation::ValidationConfig;
 use crate::core::limits::Limits;
 use crate::core::settings::EngineSettings;
 use crate::core::weights::{Meta, Schema, Weights};
@@ -121,6 +122,33 @@ pub fn fixed_opponent(spec: &str, engine: &EngineSettings, eval: &str, game: Gam
     let (w, _, _) = load_weights(spec, Some(eval), game)?;
     let limits = settings.limits();
     Ok(Player::new(player_name(spec), Weights::clamped(schema, w.values().to_vec()), settings, limits))
+}
+
+/// The opponents of a tuning run's validation (`[validation] opponents`, then `extra` from
+/// `--compare`), each with its text, made before any game so that a bad one fails at once;
+/// outside engines must be able to start from the validation's openings.
+pub fn validation_opponents(
+    validation: &ValidationConfig,
+    extra: &[String],
+    engine: &EngineSettings,
+    eval: &str,
+    game: GameRef,
+) -> Result<Vec<(Player, String)>> {
+    if validation.pairs == 0 {
+        return Ok(Vec::new());
+    }
+    let mut opponents = Vec::new();
+    for spec in validation.opponents.iter().chain(extra) {
+        let p = fixed_opponent(spec, engine, eval, game).with_context(|| format!("validation opponent `{spec}`"))?;
+        opponents.push((p, spec.clone()));
+    }
+    let outside: Vec<&Player> = opponents.iter().map(|(p, _)| p).filter(|p| p.outside.is_some()).collect();
+    if !outside.is_empty() {
+        let suite = validation.suite(game.arena())?;
+        crate::arena::outside::check_openings(&outside, &suite.openings)
+            .map_err(|e| anyhow::anyhow!("[validation] opponents: {e}"))?;
+    }
+    Ok(opponents)
 }
 
 /// Whether a player's text (`NAME=` or not) is an outside engine's.

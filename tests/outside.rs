@@ -231,4 +231,13 @@ fn bad_outside_engines_fail_before_any_game() {
     std::fs::write(&config, text).unwrap();
     let e = fails(&["evolve", "--config", s(&config), "--out", s(dir.path())]);
     assert!(e.contains("[hall_of_fame] anchors") && e.contains("/no/such"), "{e}");
+    // A validation opponent on the plain competition protocol cannot start from its openings.
+    let log = s(&dir.path().join("plain.log")).to_string();
+    let plain = format!("opponents = [\"defaults\", \"{};protocol=connect6;log={log}\"]", mover("random"));
+    let text = std::fs::read_to_string(&config).unwrap().replace("cmd:/no/such", "defaults");
+    let text = text.replace("opponents = [\"defaults\"]", &plain);
+    assert!(text.contains("protocol=connect6"), "tiny config has [validation] opponents = [\"defaults\"]");
+    std::fs::write(&config, text).unwrap();
+    let e = fails(&["evolve", "--config", s(&config), "--out", s(dir.path())]);
+    assert!(e.contains("[validation] opponents") && e.contains("empty board"), "{e}");
 }

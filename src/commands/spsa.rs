@@ -195,14 +195,8 @@ pub fn run_loop(
     compare: &[String],
 ) -> Result<Option<PathBuf>> {
     let spsa = Spsa::new(config, suite, referee);
-    let mut opponents = Vec::new();
-    if config.validation.pairs > 0 {
-        for spec in config.validation.opponents.iter().chain(compare) {
-            let p = crate::player::fixed_opponent(spec, &config.engine, &config.eval, config.game()?)
-                .with_context(|| format!("validation opponent `{spec}`"))?;
-            opponents.push((p, spec.clone()));
-        }
-    }
+    let opponents =
+        crate::player::validation_opponents(&config.validation, compare, &config.engine, &config.eval, config.game()?)?;
     for d in [&paths.populations, &paths.results.join("snapshots")] {
         std::fs::create_dir_all(d).with_context(|| format!("{}: cannot create", d.display()))?;
     }

@@ -585,14 +585,13 @@ pub fn execute(
     let mode = options.mode;
     let evolver = Evolver::new(config, suite, referee)?;
     // Validation opponents are loaded before any game, so that a bad path fails at once.
-    let mut opponents = Vec::new();
-    if config.validation.pairs > 0 {
-        for spec in config.validation.opponents.iter().chain(options.compare) {
-            let p = crate::player::fixed_opponent(spec, &config.engine, &config.eval, config.game()?)
-                .with_context(|| format!("validation opponent `{spec}`"))?;
-            opponents.push((p, spec.clone()));
-        }
-    }
+    let opponents = crate::player::validation_opponents(
+        &config.validation,
+        options.compare,
+        &config.engine,
+        &config.eval,
+        config.game()?,
+    )?;
     std::fs::create_dir_all(paths.results.join("champions"))
         .with_context(|| format!("{}: cannot create", paths.results.display()))?;
     let mut records = settle(config, state, folder)?;
