@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::arena::openings::{MAX_COUNT, MAX_TOP, MAX_TURNS};
+use crate::arena::outside::{Protocol, SpecOptions};
 use crate::core::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS};
 use crate::core::settings::{EngineOption, EngineSettings, SearchKind, SideOverrides, MAX_VCDT_DEPTH};
 use crate::registry::GameRef;
@@ -222,6 +223,26 @@ impl SideArgs {
             options: self.b_engine.clone(),
         }
     }
+
+    /// Player A's outside-engine options.
+    pub fn a_outside(&self) -> SpecOptions {
+        SpecOptions {
+            protocol: self.a_protocol,
+            dir: self.a_dir.clone(),
+            init: self.a_init.clone(),
+            log: self.a_log.clone(),
+        }
+    }
+
+    /// Player B's outside-engine options.
+    pub fn b_outside(&self) -> SpecOptions {
+        SpecOptions {
+            protocol: self.b_protocol,
+            dir: self.b_dir.clone(),
+            init: self.b_init.clone(),
+            log: self.b_log.clone(),
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -280,7 +301,7 @@ pub struct PlayArgs {
     pub verbose: bool,
 }
 
-/// Where games start: a suite file, or one generated from a seed.
+/// Where games start (a suite file, or one generated from a seed) and how they are refereed.
 #[derive(Args, Debug, Clone)]
 pub struct OpeningArgs {
     /// Opening suite file (one opening per line in record notation); default: generated.
@@ -297,6 +318,39 @@ pub struct OpeningArgs {
     /// (`timeout`) if it runs out. Depth and node limits still apply.
     #[arg(long, value_name = "BASE+INC")]
     pub tc: Option<crate::arena::clock::TimeControl>,
+    /// Resign adjudication: a game ends (`resign`) once both players' searches have judged the
+    /// same side lost for N turns each in a row (0: never). Outside engines report no scores:
+    /// their games are never adjudicated this way.
+    #[arg(long, default_value_t = 0, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::arena::game::MAX_RESIGN_TURNS)))]
+    pub resign_turns: u32,
+    /// The search score (for the side to move, in the evaluation's units) at or beyond which
+    /// --resign-turns counts a side as lost; default: only a proven loss.
+    #[arg(long, value_name = "SCORE", value_parser = clap::value_parser!(i32).range(1..))]
+    pub resign_score: Option<i32>,
+    /// Outside engines: how much later than its time for the move (--time-ms, --a-time-ms or
+    /// the --tc clock) an engine may answer before it loses on time (`timeout`).
+    #[arg(long, default_value_t = crate::arena::game::DEFAULT_TIME_MARGIN_MS, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(0..=MAX_TIME_MS))]
+    pub time_margin_ms: u64,
+    /// Outside engines: the longest wait for an answer when the move has no time limit (fixed
+    /// depth) and for the engine's start; the engine is then killed and loses (`timeout`).
+    #[arg(long, default_value_t = crate::arena::game::DEFAULT_HANG_MS, value_name = "MS", value_parser = time_range())]
+    pub hang_ms: u64,
+}
+
+impl OpeningArgs {
+    /// How the games of the command are refereed.
+    pub fn settings(&self) -> crate::arena::game::GameSettings {
+        crate::arena::game::GameSettings {
+            max_turns: self.max_turns,
+            clock: self.tc,
+            resign_turns: self.resign_turns,
+            resign_score: self.resign_score,
+            time_margin_ms: self.time_margin_ms,
+            hang_ms: self.hang_ms,
+        }
+    }
 }
 
 /// Per-player overrides for a two-player match; anything not given comes from the shared
@@ -347,6 +401,33 @@ pub struct SideArgs {
     /// Any other engine option of player B (see `--a-engine`).
     #[arg(long, value_name = "KEY=VALUE")]
     pub b_engine: Vec<EngineOption>,
+    /// The protocol of player A's outside engine (--a cmd:...); default: the game's (cloudict
+    /// for connect6, pbrain for gomoku, line for surakarta and einstein).
+    #[arg(long, value_enum, value_name = "PROTOCOL")]
+    pub a_protocol: Option<Protocol>,
+    /// The working directory of player A's outside engine.
+    #[arg(long, value_name = "DIR")]
+    pub a_dir: Option<PathBuf>,
+    /// A line sent to player A's outside engine each time it starts, after the protocol's
+    /// greeting (e.g. `depth 4` for Cloudict-style engines). Repeatable.
+    #[arg(long, value_name = "LINE", allow_hyphen_values = true)]
+    pub a_init: Vec<String>,
+    /// Where player A's outside engine's standard error goes (appended), with the referee's
+    /// notes on it (default: evotune-<pid>-<name>.log in the temporary directory).
+    #[arg(long, value_name = "FILE")]
+    pub a_log: Option<PathBuf>,
+    /// The protocol of player B's outside engine (--b cmd:...).
+    #[arg(long, value_enum, value_name = "PROTOCOL")]
+    pub b_protocol: Option<Protocol>,
+    /// The working directory of player B's outside engine.
+    #[arg(long, value_name = "DIR")]
+    pub b_dir: Option<PathBuf>,
+    /// A line sent to player B's outside engine each time it starts. Repeatable.
+    #[arg(long, value_name = "LINE", allow_hyphen_values = true)]
+    pub b_init: Vec<String>,
+    /// Where player B's outside engine's standard error goes.
+    #[arg(long, value_name = "FILE")]
+    pub b_log: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -354,11 +435,12 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArg,
     /// Player A: a weight file, a run folder (its champion), `defaults`, `random` or
-    /// `random:SEED`.
+    /// `random:SEED`; or an outside engine, `cmd:"/path/engine args"` (with --a-protocol,
+    /// --a-dir, --a-init, --a-log, or `;protocol=...;dir=...;init=...;log=...` after the
+    /// command: docs/protocols.md).
     #[arg(long)]
     pub a: String,
-    /// Player B: a weight file, a run folder (its champion), `defaults`, `random` or
-    /// `random:SEED`.
+    /// Player B: as player A.
     #[arg(long)]
     pub b: String,
     /// Game pairs: each opening is played twice, colours swapped.
@@ -398,7 +480,8 @@ pub struct MatchArgs {
 pub struct SelfplayArgs {
     #[command(flatten)]
     pub game: GameArg,
-    /// Player A: a weight file, `defaults`, `random` or `random:SEED`.
+    /// Player A: a weight file, `defaults`, `random` or `random:SEED`, or an outside engine
+    /// `cmd:"/path/engine args"` (as in `match`).
     #[arg(long)]
     pub a: String,
     /// Player B.
@@ -428,8 +511,9 @@ pub struct SelfplayArgs {
 pub struct TournamentArgs {
     #[command(flatten)]
     pub game: GameArg,
-    /// Players: weight files or built-in names (`defaults`, `random`, `random:SEED`);
-    /// `NAME=SPEC` sets the name shown in the tables.
+    /// Players: weight files or built-in names (`defaults`, `random`, `random:SEED`), or
+    /// outside engines `cmd:COMMAND[;protocol=P][;dir=DIR][;init=LINE]...[;log=FILE]` (one
+    /// argument: quote it); `NAME=SPEC` sets the name shown in the tables.
     #[arg(required = true, num_args = 2..)]
     pub players: Vec<String>,
     /// Game pairs per pairing (colours swapped within a pair).

@@ -2,11 +2,14 @@
 //! tables) resolved for one game of the registry.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
 
+use crate::arena::outside::{is_outside, EngineSpec, OutsideEngine, SpecOptions};
 use crate::arena::player::Player;
+use crate::arena::validation::ValidationConfig;
 use crate::core::limits::Limits;
 use crate::core::settings::EngineSettings;
 use crate::core::weights::{Meta, Schema, Weights};
@@ -80,17 +83,106 @@ pub fn load_any_table(path: &Path) -> Result<(Weights, Meta)> {
     Ok(Weights::parse(&text, &path.display().to_string(), &schemas_of(game))?)
 }
 
-/// A player of `game` from a weight argument (`NAME=SPEC` names it) and engine settings;
-/// without limits in the settings it searches `default_limits` of its search.
+/// A player of `game` from a weight argument or an outside engine's `cmd:...` (`NAME=SPEC`
+/// names it) and engine settings; without limits in the settings it searches `default_limits`
+/// of its search.
 pub fn player_from(spec: &str, engine: &EngineSettings, game: GameRef) -> Result<Player> {
-    let (name, spec) = match spec.split_once('=') {
-        Some((n, s)) if !n.is_empty() && !Path::new(spec).exists() => (n.to_string(), s),
-        _ => (player_name(spec), spec),
-    };
+    player_with(spec, engine, &SpecOptions::default(), game)
+}
+
+/// [`player_from`], with options for an outside engine given beside its text
+/// (`--a-protocol`, ...); they are an error for any other player.
+pub fn player_with(spec: &str, engine: &EngineSettings, outside: &SpecOptions, game: GameRef) -> Result<Player> {
+    let (name, spec) = split_name(spec);
+    if is_outside(spec) {
+        return outside_player(name, spec, engine, outside, game);
+    }
+    if !outside.is_empty() {
+        bail!(
+            "`{spec}` is not an outside engine (cmd:...): the protocol, directory, init and log options do not apply"
+        );
+    }
+    let name = name.unwrap_or_else(|| player_name(spec));
     let (weights, _, eval) = load_weights(spec, engine.eval.as_deref(), game)?;
     let settings = EngineSettings { eval: Some(eval.to_string()), ..engine.clone() };
     let limits = engine.limits_or(default_limits(settings.search));
     Ok(Player::new(name, weights, settings, limits))
+}
+
+/// A fixed opponent of a tuning run (an anchor, a validation opponent): a weight table played
+/// with the run's engine settings and evaluation, or an outside engine (`cmd:...`), which
+/// takes the settings' time per move and carries the evaluation's default table.
+pub fn fixed_opponent(spec: &str, engine: &EngineSettings, eval: &str, game: GameRef) -> Result<Player> {
+    let schema = game.evaluation(eval)?.schema;
+    let settings = EngineSettings { eval: Some(eval.to_string()), ..engine.clone() };
+    if is_outside_player(spec) {
+        let p = player_with(spec, &settings, &SpecOptions::default(), game)?;
+        return Ok(Player { weights: schema.defaults(), ..p });
+    }
+    let (w, _, _) = load_weights(spec, Some(eval), game)?;
+    let limits = settings.limits();
+    Ok(Player::new(player_name(spec), Weights::clamped(schema, w.values().to_vec()), settings, limits))
+}
+
+/// The opponents of a tuning run's validation (`[validation] opponents`, then `extra` from
+/// `--compare`), each with its text, made before any game so that a bad one fails at once;
+/// outside engines must be able to start from the validation's openings.
+pub fn validation_opponents(
+    validation: &ValidationConfig,
+    extra: &[String],
+    engine: &EngineSettings,
+    eval: &str,
+    game: GameRef,
+) -> Result<Vec<(Player, String)>> {
+    if validation.pairs == 0 {
+        return Ok(Vec::new());
+    }
+    let mut opponents = Vec::new();
+    for spec in validation.opponents.iter().chain(extra) {
+        let p = fixed_opponent(spec, engine, eval, game).with_context(|| format!("validation opponent `{spec}`"))?;
+        opponents.push((p, spec.clone()));
+    }
+    let outside: Vec<&Player> = opponents.iter().map(|(p, _)| p).filter(|p| p.outside.is_some()).collect();
+    if !outside.is_empty() {
+        let suite = validation.suite(game.arena())?;
+        crate::arena::outside::check_openings(&outside, &suite.openings)
+            .map_err(|e| anyhow::anyhow!("[validation] opponents: {e}"))?;
+    }
+    Ok(opponents)
+}
+
+/// Whether a player's text (`NAME=` or not) is an outside engine's.
+pub fn is_outside_player(spec: &str) -> bool {
+    is_outside(split_name(spec).1)
+}
+
+/// `NAME=SPEC` into its name and spec. A file whose name holds `=` is a spec, and an outside
+/// engine's text starts with `cmd:`, its options after it holding `=`.
+fn split_name(spec: &str) -> (Option<String>, &str) {
+    if is_outside(spec) {
+        return (None, spec);
+    }
+    match spec.split_once('=') {
+        Some((n, s)) if !n.is_empty() && !Path::new(spec).exists() => (Some(n.to_string()), s),
+        _ => (None, spec),
+    }
+}
+
+/// A player whose moves an outside engine makes. Of the engine settings only the time per
+/// move applies (the referee's budget); the stand-in for "as long as the clock allows" that a
+/// command under a clock sets is no budget of its own (the clock bounds the move).
+fn outside_player(
+    name: Option<String>,
+    spec: &str,
+    engine: &EngineSettings,
+    options: &SpecOptions,
+    game: GameRef,
+) -> Result<Player> {
+    let spec = EngineSpec::parse(spec, options, game.name()).map_err(anyhow::Error::msg)?;
+    let name = name.unwrap_or_else(|| spec.default_name());
+    let pool = OutsideEngine::new(spec, &name).map_err(anyhow::Error::msg)?;
+    let time_ms = engine.time_ms.filter(|&t| t < crate::core::limits::MAX_TIME_MS);
+    Ok(Player::outside(name, Arc::new(pool), game.default_evaluation().schema.defaults(), time_ms))
 }
 
 /// The budget of a game move when the command line gives none: depth 3 for the alpha-beta

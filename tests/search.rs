@@ -278,7 +278,7 @@ fn player(name: &str, depth: u32) -> Player {
 fn games_of_random_players_replay_with_their_result() {
     let schema = &CONNECT6_ROADS;
     let config = EngineSettings { tt_mib: 1, ..EngineSettings::default() };
-    let settings = GameSettings { max_turns: 60, clock: None };
+    let settings = GameSettings { max_turns: 60, ..GameSettings::default() };
     let mut refused = 0;
     for seed in 0..10u64 {
         let a = Player::new("a", random_weights(schema, seed), config.clone(), Limits::depth(1));

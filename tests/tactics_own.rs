@@ -77,7 +77,7 @@ fn source_game(seed: u64) -> Vec<Cell> {
         &black,
         &white,
         &record_moves(&board),
-        &GameSettings { max_turns: 80, clock: None },
+        &GameSettings { max_turns: 80, ..GameSettings::default() },
         seed,
     );
     let mut stones = Vec::new();

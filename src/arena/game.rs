@@ -1,17 +1,20 @@
 //! One game between two players: a pure function of (players, opening, settings, seed), so
-//! that games can run on any thread in any order and a run is reproducible.
+//! that games can run on any thread in any order and a run is reproducible. A game with an
+//! outside engine is as reproducible as that engine.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use crate::arena::clock::TimeControl;
+use crate::arena::outside::{Forfeit, Session, TurnTime};
 use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome, Reason};
 use crate::core::game::{GameMove, Position, Side, Status};
+use crate::core::limits::MAX_TIME_MS;
 use crate::report::progress::Progress;
-use crate::search::{Engine, Searchable};
+use crate::search::{Engine, Searchable, MATE_BOUND};
 
 /// How games are refereed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -24,16 +27,90 @@ pub struct GameSettings {
     /// (`timeout`). None: each move has its player's own limits only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<TimeControl>,
+    /// Resign adjudication: the game ends (`resign`) once both players' searches have judged
+    /// the same side lost for this many turns each in a row. 0: never. Outside engines give no
+    /// scores, so games with one are never adjudicated this way.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub resign_turns: u32,
+    /// The score (of the search, for the side to move, in its evaluation's units) at or beyond
+    /// which a side counts as lost. None: only a proven loss counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resign_score: Option<i32>,
+    /// Outside engines: how much later than its time for the move (its `time_ms`, or its clock)
+    /// an engine may answer before it loses on time.
+    #[serde(skip_serializing_if = "is_default_margin")]
+    pub time_margin_ms: u64,
+    /// Outside engines: the longest wait for any answer when the move has no time limit (at
+    /// fixed depth), and for the answers that are not moves (greeting, acknowledgements).
+    #[serde(skip_serializing_if = "is_default_hang")]
+    pub hang_ms: u64,
+}
+
+/// Defaults of the outside engines' timing.
+pub const DEFAULT_TIME_MARGIN_MS: u64 = 100;
+pub const DEFAULT_HANG_MS: u64 = 60_000;
+/// The most turns of resign adjudication.
+pub const MAX_RESIGN_TURNS: u32 = 1000;
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+fn is_default_margin(v: &u64) -> bool {
+    *v == DEFAULT_TIME_MARGIN_MS
+}
+
+fn is_default_hang(v: &u64) -> bool {
+    *v == DEFAULT_HANG_MS
 }
 
 impl Default for GameSettings {
     fn default() -> Self {
-        GameSettings { max_turns: 120, clock: None }
+        GameSettings {
+            max_turns: 120,
+            clock: None,
+            resign_turns: 0,
+            resign_score: None,
+            time_margin_ms: DEFAULT_TIME_MARGIN_MS,
+            hang_ms: DEFAULT_HANG_MS,
+        }
     }
 }
 
+impl GameSettings {
+    /// Checks the ranges the types do not; the error names the key as `[section] key`.
+    pub fn check(&self, section: &str) -> Result<(), String> {
+        if self.resign_turns > MAX_RESIGN_TURNS {
+            return Err(format!("[{section}] resign_turns = {}: at most {MAX_RESIGN_TURNS}", self.resign_turns));
+        }
+        if let Some(s) = self.resign_score {
+            if s <= 0 {
+                return Err(format!("[{section}] resign_score = {s}: a score above 0"));
+            }
+        }
+        if self.time_margin_ms > MAX_TIME_MS {
+            return Err(format!("[{section}] time_margin_ms = {}: at most {MAX_TIME_MS}", self.time_margin_ms));
+        }
+        if !(1..=MAX_TIME_MS).contains(&self.hang_ms) {
+            return Err(format!("[{section}] hang_ms = {}: between 1 and {MAX_TIME_MS}", self.hang_ms));
+        }
+        Ok(())
+    }
+
+    fn hang(&self) -> Duration {
+        Duration::from_millis(self.hang_ms)
+    }
+}
+
+/// Who makes a side's moves: an engine of this process, or an outside engine's session.
+enum Seat<G: Searchable> {
+    Inside(Box<Engine<G>>),
+    Outside(Session),
+}
+
 /// Plays one game of `G` from `opening` (record moves from the start). The players' engines
-/// are built for this game and dropped after it, so nothing carries over between games.
+/// are built for this game and dropped after it, so nothing carries over between games; an
+/// outside engine's process goes back to its pool.
 pub fn play_game<G: Searchable>(
     first: &Player,
     second: &Player,
@@ -42,12 +119,6 @@ pub fn play_game<G: Searchable>(
     seed: u64,
 ) -> GameRecord {
     let game = G::default();
-    let mut engines = [
-        Engine::<G>::new(first.engine.clone(), &first.weights),
-        Engine::<G>::new(second.engine.clone(), &second.weights),
-    ];
-    engines[0].new_game(seed);
-    engines[1].new_game(seed ^ 0x5851_F42D_4C95_7F2D);
     let players = [first, second];
     let mut record = GameRecord {
         first_engine: Some(described(first, settings)),
@@ -59,16 +130,29 @@ pub fn play_game<G: Searchable>(
         Err(e) => {
             // Openings are checked when a suite is built; a bad one is a caller's bug, and
             // the record says so rather than the thread panicking.
-            record.reason = Reason::Illegal;
-            record.moves.push(format!("# bad opening: {e}"));
-            return record;
+            return refused(record, &format!("bad opening: {e}"));
         }
     };
+    // Commands check openings against the outside engines' protocols before any game: this
+    // is the same caller's bug, recorded the same way.
+    if let Some(e) = players.iter().find_map(|p| p.outside.as_ref()?.protocol().starts_from(opening).err()) {
+        return refused(record, &e);
+    }
+    let seeds = [seed, seed ^ 0x5851_F42D_4C95_7F2D];
+    let mut seats = Vec::with_capacity(2);
+    for (i, player) in players.iter().enumerate() {
+        match seat::<G>(player, Side::BOTH[i], seeds[i], settings) {
+            Ok(s) => seats.push(s),
+            Err(f) => return forfeited(record, Side::BOTH[i], &f),
+        }
+    }
     // Dice games draw from a stream of the game's seed; the others never ask.
     let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0xD1CE);
+    let mut roll = None;
     let mut turns = opening.len();
     // Each player's time left on the game clock, if there is one.
     let mut left_ms = [settings.clock.map_or(0, |tc| tc.base_ms); 2];
+    let mut resign = ResignWatch::default();
     loop {
         match pos.status() {
             Status::Won { winner, reason } => {
@@ -82,50 +166,167 @@ pub fn play_game<G: Searchable>(
             }
             Status::Ongoing => {}
         }
+        if let Some(loser) = resign.verdict(settings.resign_turns) {
+            record.result = outcome_of(loser.other());
+            record.reason = Reason::Resign;
+            let turns = settings.resign_turns;
+            record
+                .moves
+                .push(format!("# both searches judged the {} player lost for {turns} turn(s) each", loser.name()));
+            break;
+        }
         if settings.max_turns > 0 && turns >= settings.max_turns {
             record.reason = Reason::Movecap;
             break;
         }
         if let Some(n) = pos.chance() {
-            pos.resolve_chance(dice.random_range(0..n.max(1)));
+            let outcome = dice.random_range(0..n.max(1));
+            pos.resolve_chance(outcome);
+            roll = Some(outcome);
             continue;
         }
-        let side = pos.side_to_move().index();
+        let mover = pos.side_to_move();
+        let side = mover.index();
         let mut limits = players[side].limits();
-        if let Some(tc) = settings.clock {
-            let budget = tc.budget(left_ms[side]);
-            limits.time_ms = Some(limits.time_ms.map_or(budget, |t| t.min(budget)));
+        let budget = settings.clock.map(|tc| tc.budget(left_ms[side]));
+        if let Some(b) = budget {
+            limits.time_ms = Some(limits.time_ms.map_or(b, |t| t.min(b)));
         }
-        let start = Instant::now();
-        let result = engines[side].search(&mut pos, &limits);
-        let ms = start.elapsed().as_millis() as u64;
+        let (best, ms) = match &mut seats[side] {
+            Seat::Inside(engine) => {
+                let start = Instant::now();
+                let result = engine.search(&mut pos, &limits);
+                resign.saw(mover, Some(result.score), settings.resign_score.unwrap_or(MATE_BOUND));
+                (Ok(result.best), start.elapsed().as_millis() as u64)
+            }
+            Seat::Outside(session) => {
+                resign.saw(mover, None, 0);
+                let time = outside_time(players[side], settings, budget, left_ms[side]);
+                match session.think(&record.moves, roll, &time) {
+                    Ok(reply) => (Err(reply.text), reply.ms),
+                    Err(f) => return forfeited(record, mover, &f),
+                }
+            }
+        };
         if side == 0 {
             record.first_ms += ms;
         } else {
             record.second_ms += ms;
         }
         if let Some(tc) = settings.clock {
-            if ms > left_ms[side] {
-                record.result = outcome_of(pos.side_to_move().other());
+            // An outside engine's reply came before its clock ran out (with the margin), or
+            // the session has already forfeited it.
+            if ms > left_ms[side] && best.is_ok() {
+                record.result = outcome_of(mover.other());
                 record.reason = Reason::Timeout;
                 record.moves.push(format!("# out of time: {ms} ms used with {} ms left", left_ms[side]));
                 break;
             }
-            left_ms[side] = left_ms[side] - ms + tc.increment_ms;
+            left_ms[side] = left_ms[side].saturating_sub(ms) + tc.increment_ms;
         }
-        let text = game.format_move(&pos, result.best);
-        let legal =
-            if result.best.is_none() { Err("no move".to_string()) } else { game.play_checked(&mut pos, result.best) };
-        if let Err(why) = legal {
-            record.result = outcome_of(pos.side_to_move().other());
-            record.reason = Reason::Illegal;
-            record.moves.push(format!("# illegal move {:?}: {why}", result.best));
-            break;
+        let played = match best {
+            // The engine's move, as its game writes it.
+            Ok(m) => {
+                let text = game.format_move(&pos, m);
+                let legal = if m.is_none() { Err("no move".to_string()) } else { game.play_checked(&mut pos, m) };
+                legal.map(|()| text).map_err(|why| format!("# illegal move {m:?}: {why}"))
+            }
+            // An outside engine's move, read as the game reads record moves.
+            Err(text) => game
+                .parse_move(&pos, &text)
+                .and_then(|m| game.play_checked(&mut pos, m))
+                .map(|()| text.clone())
+                .map_err(|why| format!("# illegal move {text}: {why}")),
+        };
+        match played {
+            Ok(text) => record.moves.push(text),
+            Err(note) => {
+                record.result = outcome_of(mover.other());
+                record.reason = Reason::Illegal;
+                record.moves.push(note);
+                break;
+            }
         }
-        record.moves.push(text);
+        roll = None;
         turns += 1;
     }
     record
+}
+
+/// The seat of a player: an engine of its own for this game, or a session of its outside
+/// engine (which may fail to start: the game is then lost).
+fn seat<G: Searchable>(player: &Player, side: Side, seed: u64, settings: &GameSettings) -> Result<Seat<G>, Forfeit> {
+    match &player.outside {
+        Some(o) => Session::start(o, side, settings.hang()).map(Seat::Outside),
+        None => {
+            let mut engine = Engine::<G>::new(player.engine.clone(), &player.weights);
+            engine.new_game(seed);
+            Ok(Seat::Inside(Box::new(engine)))
+        }
+    }
+}
+
+/// What the referee tells an outside engine about time and how long it waits: its time per
+/// move (its `time_ms`) and its clock bound the move, plus the margin; with neither it waits
+/// the hang time.
+fn outside_time(player: &Player, settings: &GameSettings, budget: Option<u64>, left_ms: u64) -> TurnTime {
+    let own = player.limits().time_ms;
+    let left = settings.clock.map(|_| left_ms);
+    let hard = match (own, left) {
+        (Some(t), Some(l)) => Some(t.min(l)),
+        (t, l) => t.or(l),
+    };
+    let wait = hard.map_or(settings.hang_ms, |h| h + settings.time_margin_ms);
+    let budget_ms = match (own, budget) {
+        (Some(t), Some(b)) => Some(t.min(b)),
+        (t, b) => t.or(b),
+    };
+    TurnTime { budget_ms, left_ms: left, wait: Duration::from_millis(wait) }
+}
+
+/// A game that cannot start (the caller's bug): a draw, recorded as refused.
+fn refused(mut record: GameRecord, why: &str) -> GameRecord {
+    record.reason = Reason::Illegal;
+    record.moves.push(format!("# {why}"));
+    record
+}
+
+/// A game lost by `loser`'s outside engine.
+fn forfeited(mut record: GameRecord, loser: Side, f: &Forfeit) -> GameRecord {
+    record.result = outcome_of(loser.other());
+    record.reason = f.reason.clone();
+    record.moves.push(format!("# {}", f.note));
+    record
+}
+
+/// The searches' running verdict for resign adjudication: which side the last searches, in a
+/// row, judged lost, and how many did.
+#[derive(Default)]
+struct ResignWatch {
+    loser: Option<Side>,
+    searches: u32,
+}
+
+impl ResignWatch {
+    /// Notes the score of `mover`'s search (for `mover`; `None` when it has none, as an
+    /// outside engine), a side counting as lost at `threshold`.
+    fn saw(&mut self, mover: Side, score: Option<i32>, threshold: i32) {
+        let lost = match score {
+            Some(s) if s <= -threshold => Some(mover),
+            Some(s) if s >= threshold => Some(mover.other()),
+            _ => None,
+        };
+        match lost {
+            Some(l) if self.loser == Some(l) => self.searches += 1,
+            Some(l) => (self.loser, self.searches) = (Some(l), 1),
+            None => (self.loser, self.searches) = (None, 0),
+        }
+    }
+
+    /// The side to resign, once `turns` searches of each side in a row agree.
+    fn verdict(&self, turns: u32) -> Option<Side> {
+        (turns > 0 && self.searches >= 2 * turns).then_some(self.loser).flatten()
+    }
 }
 
 /// A player's search, evaluation and limits, and the game clock if there is one.
@@ -228,9 +429,51 @@ mod tests {
     }
 
     #[test]
+    fn resign_needs_both_searches_to_agree_turn_after_turn() {
+        use Side::{First, Second};
+        let mut w = ResignWatch::default();
+        // The first player's search thinks it is lost, the second's agrees: one turn each.
+        for (mover, score) in [(First, -500), (Second, 600), (First, -700)] {
+            w.saw(mover, Some(score), 400);
+        }
+        assert_eq!((w.verdict(2), w.verdict(1)), (None, Some(First)));
+        w.saw(Second, Some(450), 400);
+        assert_eq!(w.verdict(2), Some(First));
+        // A search that disagrees, or has no score (an outside engine), starts over.
+        w.saw(First, Some(-100), 400);
+        assert_eq!(w.verdict(1), None);
+        for s in [Some(-500), None] {
+            w.saw(Second, Some(500), 400);
+            w.saw(First, s, 400);
+        }
+        assert_eq!(w.verdict(1), None);
+        assert_eq!(ResignWatch { loser: Some(First), searches: 9 }.verdict(0), None, "0 turns: never");
+    }
+
+    #[test]
+    fn a_resigned_game_is_the_game_cut_short() {
+        let (a, b) = (player("a", 2), player("b", 1));
+        let opening: Vec<String> = ["j10", "k11k9", "h8l12"].iter().map(|s| s.to_string()).collect();
+        let full = play_game::<Connect6>(&a, &b, &opening, &GameSettings::default(), 1);
+        let quick = GameSettings { resign_turns: 1, resign_score: Some(1), ..GameSettings::default() };
+        let r = play_game::<Connect6>(&a, &b, &opening, &quick, 1);
+        assert_eq!(r.reason, Reason::Resign, "{:?}", r.moves);
+        assert!(r.moves.last().unwrap().starts_with("# both searches judged"), "{:?}", r.moves);
+        let played = &r.moves[..r.moves.len() - 1];
+        assert!(played.len() < full.moves.len() && full.moves.starts_with(played));
+        assert_ne!(r.result, Outcome::Draw);
+    }
+
+    #[test]
     fn the_move_cap_draws() {
         let (a, b) = (player("a", 1), player("b", 1));
-        let r = play_game::<Connect6>(&a, &b, &["j10".to_string()], &GameSettings { max_turns: 4, clock: None }, 0);
+        let r = play_game::<Connect6>(
+            &a,
+            &b,
+            &["j10".to_string()],
+            &GameSettings { max_turns: 4, ..GameSettings::default() },
+            0,
+        );
         assert_eq!((r.result, r.reason, r.moves.len()), (Outcome::Draw, Reason::Movecap, 4));
     }
 }

@@ -8,6 +8,7 @@ pub mod clock;
 pub mod game;
 pub mod matches;
 pub mod openings;
+pub mod outside;
 pub mod player;
 pub mod records;
 pub mod stats;

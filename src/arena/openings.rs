@@ -72,6 +72,9 @@ impl std::fmt::Debug for OpeningSuite {
 }
 
 /// The most openings a suite may ask for (a match of this many pairs takes days).
+/// How a suite file writes the empty board as an opening.
+pub const EMPTY_OPENING: &str = "-";
+
 pub const MAX_COUNT: usize = 100_000;
 /// The most turns an opening may have; longer ones rarely stay free of threats.
 pub const MAX_TURNS: usize = 30;
@@ -396,7 +399,8 @@ impl OpeningSuite {
         (OpeningSuite { game, openings }, short)
     }
 
-    /// Reads a suite; every opening must be a legal, unfinished game. Errors name the line.
+    /// Reads a suite; every opening must be a legal, unfinished game (a line `-`: the empty
+    /// board). Errors name the line.
     pub fn load(path: &Path, game: &'static dyn ArenaGame) -> Result<OpeningSuite> {
         let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
         Self::parse(&text, &path.display().to_string(), game)
@@ -409,7 +413,9 @@ impl OpeningSuite {
             if line.is_empty() {
                 continue;
             }
-            let moves: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+            // `-` is the empty board (for engines that cannot be given an opening).
+            let moves: Vec<String> =
+                if line == EMPTY_OPENING { Vec::new() } else { line.split_whitespace().map(str::to_string).collect() };
             match game.opening_key(&moves) {
                 Ok(_) => {}
                 Err(OpeningError::Illegal(e)) => bail!("{file}:{}: {e}", i + 1),
@@ -427,6 +433,7 @@ impl OpeningSuite {
     pub fn to_text(&self) -> String {
         let mut s = String::from("# evotune opening suite: one opening per line, record notation\n");
         for o in &self.openings {
+            s.push_str(if o.is_empty() { EMPTY_OPENING } else { "" });
             s.push_str(&o.join(" "));
             s.push('\n');
         }

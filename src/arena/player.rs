@@ -1,5 +1,9 @@
-//! A player: a weight table plus the engine settings (evaluation, search, limits) it plays with.
+//! A player: a weight table plus the engine settings (evaluation, search, limits) it plays with,
+//! or an outside engine (a program the arena referees over its protocol).
 
+use std::sync::Arc;
+
+use crate::arena::outside::OutsideEngine;
 use crate::core::limits::Limits;
 use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
@@ -8,16 +12,34 @@ use crate::core::weights::Weights;
 #[derive(Clone, Debug)]
 pub struct Player {
     pub name: String,
+    /// Its weight table; an outside player carries its game's default table, unused, so that
+    /// code that reads every player's table (schedules, plans, mock referees) need not ask.
     pub weights: Weights,
-    /// How it plays; its limits are the limits of every move.
+    /// How it plays; its limits are the limits of every move. An outside player's time limit
+    /// is its budget per move; its other settings are unused.
     pub engine: EngineSettings,
+    /// The outside engine that plays its moves, shared by its clones (one pool of processes).
+    pub outside: Option<Arc<OutsideEngine>>,
 }
 
 impl Player {
     /// A player with these settings, searching every move within `limits` (which replace the
     /// settings' own).
     pub fn new(name: impl Into<String>, weights: Weights, engine: EngineSettings, limits: Limits) -> Player {
-        Player { name: name.into(), weights, engine: engine.with_limits(limits) }
+        Player { name: name.into(), weights, engine: engine.with_limits(limits), outside: None }
+    }
+
+    /// A player whose moves an outside engine makes, with `time_ms` per move if given (the
+    /// referee's budget: the engine loses a move that takes longer, beyond a margin).
+    /// `weights`: the game's default table (see [`Player::weights`]).
+    pub fn outside(
+        name: impl Into<String>,
+        engine: Arc<OutsideEngine>,
+        weights: Weights,
+        time_ms: Option<u64>,
+    ) -> Player {
+        let limits = Limits { time_ms, ..Limits::default() };
+        Player { outside: Some(engine), ..Player::new(name, weights, EngineSettings::default(), limits) }
     }
 
     /// The limits of every move.
@@ -35,8 +57,16 @@ impl Player {
         self.engine.eval.as_deref().unwrap_or(self.weights.schema().eval)
     }
 
-    /// Search, evaluation and limits, e.g. `pvs roads depth 3`.
+    /// Search, evaluation and limits, e.g. `pvs roads depth 3`; for an outside engine its
+    /// command and protocol, e.g. `cmd engine -t 1 (cloudict), time 100ms`.
     pub fn describe(&self) -> String {
-        format!("{} {} {}", self.engine.search.name(), self.eval(), self.limits().describe())
+        match &self.outside {
+            Some(o) => {
+                let limits = self.limits();
+                let time = if limits.is_unlimited() { String::new() } else { format!(", {}", limits.describe()) };
+                format!("cmd {} ({}){time}", o.spec.command_line(), o.protocol())
+            }
+            None => format!("{} {} {}", self.engine.search.name(), self.eval(), self.limits().describe()),
+        }
     }
 }

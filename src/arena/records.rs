@@ -33,9 +33,14 @@ pub enum Reason {
     /// without a free cell), ...
     Rule(Cow<'static, str>),
     Adjudicated,
+    /// Adjudicated: both searches agreed for long enough that one side was lost.
     Resign,
+    /// A player's move was refused (an outside engine's also for a reply that is not a move).
     Illegal,
+    /// A player ran out of time (an outside engine also when it did not answer at all).
     Timeout,
+    /// An outside engine ended (exited, was killed by a signal, closed its output) in a game.
+    Crash,
     /// The game reached the turn cap and was scored a draw.
     Movecap,
 }
@@ -54,6 +59,7 @@ impl Reason {
             Reason::Resign => "resign",
             Reason::Illegal => "illegal",
             Reason::Timeout => "timeout",
+            Reason::Crash => "crash",
             Reason::Movecap => "movecap",
         }
     }
@@ -64,6 +70,7 @@ impl Reason {
             "resign" => Reason::Resign,
             "illegal" => Reason::Illegal,
             "timeout" => Reason::Timeout,
+            "crash" => Reason::Crash,
             "movecap" => Reason::Movecap,
             other => Reason::Rule(Cow::Owned(other.to_string())),
         }
@@ -305,7 +312,7 @@ mod tests {
         let white: GameRecord =
             serde_json::from_str(&old.replace(r#""result":"black""#, r#""result":"white""#)).unwrap();
         assert_eq!(white.result, Outcome::Second);
-        for r in ["movecap", "illegal", "full", "five", "adjudicated"] {
+        for r in ["movecap", "illegal", "full", "five", "adjudicated", "crash", "resign", "timeout"] {
             let g: GameRecord = serde_json::from_str(&old.replace("\"six\"", &format!("\"{r}\""))).unwrap();
             assert_eq!(g.reason.as_str(), r);
         }

@@ -127,7 +127,8 @@ impl ValidationConfig {
         let mut cmd = format!(
             "evotune match --a {} --b {} --pairs {} --search {} --tt-mib {} --max-turns {} --opening-seed {} --seed {}",
             champion.display(),
-            opponent,
+            // An outside engine's spec holds spaces and `;`: one word for the shell.
+            shlex::try_quote(opponent).unwrap_or(opponent.into()),
             self.pairs,
             e.search.name(),
             e.tt_mib,

@@ -62,6 +62,9 @@ pub fn work_dirs(populations: &Path) -> Vec<(u32, PathBuf)> {
 pub struct PlanPlayer {
     pub name: String,
     pub genes: Vec<i32>,
+    /// An outside engine's spec (`cmd:...`), which plays instead of the genes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outside: Option<String>,
 }
 
 /// A generation's games, as the shards read them.
@@ -96,7 +99,11 @@ impl Plan {
             players: schedule
                 .players
                 .iter()
-                .map(|p| PlanPlayer { name: p.name.clone(), genes: p.weights.values().to_vec() })
+                .map(|p| PlanPlayer {
+                    name: p.name.clone(),
+                    genes: p.weights.values().to_vec(),
+                    outside: p.outside.as_ref().map(|o| o.spec.to_string()),
+                })
                 .collect(),
             openings,
             games: schedule.games.clone(),
@@ -204,8 +211,17 @@ pub fn play_shard(plan: &Plan, dir: &Path, shard: usize, referee: &dyn Referee, 
     }
     let config = plan.run_config()?;
     let schema = config.schema()?;
-    let players: Vec<Player> =
-        plan.players.iter().map(|p| player_of(&config, schema, p.name.clone(), &p.genes)).collect();
+    let game = config.game()?;
+    let players = plan
+        .players
+        .iter()
+        .map(|p| match &p.outside {
+            Some(spec) => crate::player::fixed_opponent(spec, &config.engine, &config.eval, game)
+                .map(|o| Player { name: p.name.clone(), ..o })
+                .with_context(|| format!("the plan's player {}", p.name)),
+            None => Ok(player_of(&config, schema, p.name.clone(), &p.genes)),
+        })
+        .collect::<Result<Vec<Player>>>()?;
     let mine: Vec<usize> = plan.games_of(shard).collect();
     let jobs: Vec<GameJob> = mine
         .iter()

@@ -4,29 +4,72 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
+use crate::arena::game::GameSettings;
 use crate::arena::matches::{play_match, MatchConfig, MatchReport};
+use crate::arena::outside::{self, SpecOptions};
 use crate::arena::player::Player;
 use crate::arena::records::RecordWriter;
 use crate::arena::stats::Sprt;
 use crate::cli::{MatchArgs, SelfplayArgs, SideArgs};
 use crate::commands::{clocked, match_openings, thread_pool};
-use crate::core::settings::EngineSettings;
+use crate::core::settings::{EngineSettings, SideOverrides};
 use crate::fsutil::LineLog;
-use crate::player::player_from;
+use crate::player::{is_outside_player, player_with};
 use crate::registry::{EngineReferee, GameRef};
 use crate::report::progress::ProgressMode;
 
-/// Players A and B: the shared engine options with each side's overrides.
+/// Players A and B: the shared engine options with each side's overrides, or outside engines
+/// with their options.
 pub fn players(a: &str, b: &str, engine: &EngineSettings, sides: &SideArgs, game: GameRef) -> Result<(Player, Player)> {
-    let ea = engine.with(&sides.a()).map_err(|e| anyhow::anyhow!("--a-engine {e}"))?;
-    let eb = engine.with(&sides.b()).map_err(|e| anyhow::anyhow!("--b-engine {e}"))?;
-    let mut pa = player_from(a, &ea, game).context("player A (--a)")?;
-    let mut pb = player_from(b, &eb, game).context("player B (--b)")?;
+    let mut pa = side_player(a, engine, &sides.a(), &sides.a_outside(), game, 'a')?;
+    let mut pb = side_player(b, engine, &sides.b(), &sides.b_outside(), game, 'b')?;
     if pa.name == pb.name {
         pa.name = format!("{}-A", pa.name);
         pb.name = format!("{}-B", pb.name);
     }
     Ok((pa, pb))
+}
+
+/// One side's player. The options of the other kind of player are refused by their flag: an
+/// outside engine's search is its own business, and an engine of evotune's has no command.
+fn side_player(
+    spec: &str,
+    engine: &EngineSettings,
+    own: &SideOverrides,
+    outside: &SpecOptions,
+    game: GameRef,
+    x: char,
+) -> Result<Player> {
+    let which = format!("player {} (--{x})", x.to_ascii_uppercase());
+    let settings = engine.with(own).map_err(|e| anyhow::anyhow!("{which}: --{x}-engine {e}"))?;
+    if is_outside_player(spec) {
+        let given = [
+            ("search", own.search.is_some()),
+            ("eval", own.eval.is_some()),
+            ("depth", own.depth.is_some()),
+            ("nodes", own.nodes.is_some()),
+            ("vcdt-depth", own.vcdt_depth.is_some()),
+            ("engine", !own.options.is_empty()),
+        ];
+        if let Some((flag, _)) = given.iter().find(|(_, g)| *g) {
+            bail!(
+                "{which}: --{x}-{flag} sets evotune's own engine, not an outside engine; give the engine's options \
+                 in its command or as --{x}-init lines"
+            );
+        }
+    } else if !outside.is_empty() {
+        bail!(
+            "{which}: --{x}-protocol, --{x}-dir, --{x}-init and --{x}-log apply to an outside engine (--{x} cmd:...)"
+        );
+    }
+    player_with(spec, &settings, outside, game).with_context(|| which)
+}
+
+/// Before any game: every outside engine can start from the openings and answers when
+/// started. `openings` are those known so far (a generated suite's are alike).
+pub fn ready_outside(players: &[&Player], openings: &[Vec<String>], settings: &GameSettings) -> Result<()> {
+    outside::check_openings(players, openings).map_err(anyhow::Error::msg)?;
+    outside::warm_up(players, std::time::Duration::from_millis(settings.hang_ms)).map_err(anyhow::Error::msg)
 }
 
 /// Parses `--sprt ELO0,ELO1`.
@@ -78,6 +121,8 @@ fn play(
     live: bool,
 ) -> Result<MatchReport> {
     let (mut openings, settings) = match_openings(openings, game, pairs)?;
+    openings.ensure(1).map_err(|e| anyhow::anyhow!("openings: {e}"))?;
+    ready_outside(&[a, b], &openings.suite().openings, &settings)?;
     let pool = thread_pool(threads)?;
     let referee = EngineReferee { game, settings };
     let config = MatchConfig { pairs, seed, sprt };
@@ -105,6 +150,9 @@ pub fn run_match_command(args: &MatchArgs) -> Result<()> {
     )?;
     print!("{}", report.summary(sprt.as_ref()));
     println!("time {:.1}s", report.elapsed.as_secs_f64());
+    for line in outside::summaries(&[&a, &b]) {
+        println!("{line}");
+    }
     Ok(())
 }
 
@@ -116,5 +164,8 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     let report = play(game, &a, &b, pairs, &args.openings, args.threads, args.seed, None, &mut outputs, false)?;
     print!("{}", report.summary(None));
     println!("records {}", args.records.display());
+    for line in outside::summaries(&[&a, &b]) {
+        println!("{line}");
+    }
     Ok(())
 }

@@ -55,7 +55,7 @@ pub fn openings_from(args: &OpeningArgs, game: GameRef, pairs: usize) -> Result<
             suite
         }
     };
-    Ok((suite, GameSettings { max_turns: args.max_turns, clock: args.tc }))
+    Ok((suite, args.settings()))
 }
 
 /// The engine settings of players under a game clock: with no limits of their own, they think
@@ -76,7 +76,7 @@ pub fn match_openings(args: &OpeningArgs, game: GameRef, pairs: usize) -> Result
         Some(path) => Openings::fixed(OpeningSuite::load(path, game.arena())?),
         None => Openings::generated(game.arena(), &generated_openings(pairs), args.opening_seed),
     };
-    Ok((openings, GameSettings { max_turns: args.max_turns, clock: args.tc }))
+    Ok((openings, args.settings()))
 }
 
 /// The generator settings of commands that play `pairs` game pairs.

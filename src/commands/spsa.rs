@@ -11,12 +11,10 @@ use anyhow::{bail, Context, Result};
 
 use crate::arena::game::Referee;
 use crate::arena::openings::{Keys, OpeningSuite};
-use crate::arena::player::Player;
 use crate::arena::validation::{self, training_suite};
 use crate::cli::SpsaArgs;
 use crate::commands::thread_pool;
 use crate::core::rng::derive_seed;
-use crate::core::settings::EngineSettings;
 use crate::core::weights::Meta;
 use crate::fsutil::{fnv1a64, write_atomic};
 use crate::ga::run_folder::RunPaths;
@@ -197,17 +195,8 @@ pub fn run_loop(
     compare: &[String],
 ) -> Result<Option<PathBuf>> {
     let spsa = Spsa::new(config, suite, referee);
-    let mut opponents = Vec::new();
-    if config.validation.pairs > 0 {
-        for spec in config.validation.opponents.iter().chain(compare) {
-            let (w, _, _) = crate::player::load_weights(spec, Some(&config.eval), config.game()?)
-                .with_context(|| format!("validation opponent `{spec}`"))?;
-            let name = crate::player::player_name(spec);
-            let e = EngineSettings { eval: Some(config.eval.clone()), ..config.engine.clone() };
-            let limits = e.limits();
-            opponents.push((Player::new(name, w, e, limits), spec.clone()));
-        }
-    }
+    let opponents =
+        crate::player::validation_opponents(&config.validation, compare, &config.engine, &config.eval, config.game()?)?;
     for d in [&paths.populations, &paths.results.join("snapshots")] {
         std::fs::create_dir_all(d).with_context(|| format!("{}: cannot create", d.display()))?;
     }

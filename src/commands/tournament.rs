@@ -26,6 +26,8 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         .collect::<Result<Vec<Player>>>()?;
     unique_names(&mut players);
     let (suite, settings) = openings_from(&args.openings, game, args.pairs as usize)?;
+    let everyone: Vec<&Player> = players.iter().collect();
+    crate::commands::matches::ready_outside(&everyone, &suite.openings, &settings)?;
     let pool = thread_pool(args.threads)?;
     let config = TournamentConfig { pairs: args.pairs as usize, seed: args.seed };
     let referee = EngineReferee { game, settings };
@@ -33,6 +35,9 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         play_tournament(&referee, &players, &suite, &config, ProgressMode::Auto, args.records.as_deref())
     })?;
     print!("{}\n{}", report.score_table().to_text(), report.rating_table().to_text());
+    for line in crate::arena::outside::summaries(&everyone) {
+        println!("{line}");
+    }
     if let Some(out) = &args.out {
         for f in write_tables(&report, out)? {
             println!("wrote {}", f.display());

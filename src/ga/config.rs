@@ -333,8 +333,10 @@ pub struct HallOfFameConfig {
     pub opponents: usize,
     /// Game pairs against each of them, and against each anchor.
     pub pairs: usize,
-    /// Fixed reference opponents every individual also plays, every generation: weight files
-    /// or built-in tables (`defaults`, `random:SEED`). They make fitness partly absolute.
+    /// Fixed reference opponents every individual also plays, every generation: weight files,
+    /// built-in tables (`defaults`, `random:SEED`) or outside engines
+    /// (`cmd:COMMAND;protocol=...;init=...`, docs/protocols.md). They make fitness partly
+    /// absolute.
     pub anchors: Vec<String>,
     /// Every individual plays an anchor from the same openings in a generation (common random
     /// numbers: differences between tables are measured on the same positions).
@@ -534,6 +536,7 @@ impl EvolveConfig {
             bail!("[mutation] sigma = {}: must be in (0, 100]", self.mutation.sigma);
         }
         self.engine.check().map_err(|e| anyhow::anyhow!("{e}"))?;
+        self.games.check("games").map_err(anyhow::Error::msg)?;
         self.openings.generator().check(game.arena()).map_err(|e| anyhow::anyhow!("[openings] {e}"))?;
         let h = &self.hall_of_fame;
         in_range("[hall_of_fame] opponents", h.opponents, 0, MAX_OPPONENTS)?;

@@ -172,12 +172,14 @@ impl<'a> Evolver<'a> {
         let schema = config.schema()?;
         let mut ev = Evolver { config, schema, suite, referee, anchors: Vec::new(), anchor_names: Vec::new() };
         for spec in &config.hall_of_fame.anchors {
-            let (w, _, _) = crate::player::load_weights(spec, Some(&config.eval), game)
+            let p = crate::player::fixed_opponent(spec, &config.engine, &config.eval, game)
                 .with_context(|| format!("[hall_of_fame] anchors: `{spec}`"))?;
-            let name = crate::player::player_name(spec);
-            ev.anchors.push(ev.player(format!("anchor-{name}"), w.values()));
-            ev.anchor_names.push(name);
+            ev.anchor_names.push(p.name.clone());
+            ev.anchors.push(Player { name: format!("anchor-{}", p.name), ..p });
         }
+        let anchors: Vec<&Player> = ev.anchors.iter().collect();
+        crate::arena::outside::check_openings(&anchors, &suite.openings)
+            .map_err(|e| anyhow::anyhow!("[hall_of_fame] anchors: {e}"))?;
         Ok(ev)
     }
 

@@ -585,15 +585,13 @@ pub fn execute(
     let mode = options.mode;
     let evolver = Evolver::new(config, suite, referee)?;
     // Validation opponents are loaded before any game, so that a bad path fails at once.
-    let mut opponents = Vec::new();
-    if config.validation.pairs > 0 {
-        for spec in config.validation.opponents.iter().chain(options.compare) {
-            let (w, _, _) = crate::player::load_weights(spec, Some(&config.eval), config.game()?)
-                .with_context(|| format!("validation opponent `{spec}`"))?;
-            let name = crate::player::player_name(spec);
-            opponents.push((evolver.player_with(name, w.values()), spec.clone()));
-        }
-    }
+    let opponents = crate::player::validation_opponents(
+        &config.validation,
+        options.compare,
+        &config.engine,
+        &config.eval,
+        config.game()?,
+    )?;
     std::fs::create_dir_all(paths.results.join("champions"))
         .with_context(|| format!("{}: cannot create", paths.results.display()))?;
     let mut records = settle(config, state, folder)?;

@@ -1,0 +1,243 @@
+//! One running outside engine: a child process spoken to by lines on its standard input and
+//! output, its standard error appended to a log file.
+//!
+//! Reading has a deadline: a thread reads the engine's output line by line into a channel,
+//! so the referee can wait for a reply up to a point and then give up on the engine, which
+//! a blocking read of a pipe cannot do. The engine runs in a process group of its own, so
+//! that killing it also kills whatever it started (a shell script's children), and so that
+//! Ctrl-C at the terminal reaches evotune, which decides, rather than the engines.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use wait_timeout::ChildExt;
+
+use crate::arena::outside::spec::EngineSpec;
+
+/// The longest line kept from an engine; the rest of a longer line is dropped, so that an
+/// engine writing without end cannot fill the referee's memory.
+const MAX_LINE: usize = 4096;
+/// Lines read ahead of the referee; past them the reading thread waits, and so, once its pipe
+/// is full, does an engine that writes more than anyone reads.
+const LINES_AHEAD: usize = 1024;
+
+/// Why no line came.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// The deadline passed.
+    Timeout,
+    /// The engine closed its output: it has exited (or is about to).
+    Closed,
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl EngineProcess {
+    /// Starts the spec's program in its directory, stderr appended to `stderr`.
+    pub fn spawn(spec: &EngineSpec, stderr: File) -> io::Result<EngineProcess> {
+        let mut command = Command::new(&spec.program);
+        command.args(&spec.command[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
+        command.process_group(0);
+        if let Some(dir) = &spec.dir {
+            command.current_dir(dir);
+        }
+        let mut child = command.spawn()?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(io::Error::other("the engine's pipes were not set up"));
+        };
+        let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
+        std::thread::Builder::new().name(format!("engine-{}", child.id())).spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut line = Vec::new();
+            // Ends at the end of the output (the engine exited or was killed) or when the
+            // referee has dropped the engine.
+            while let Ok(true) = read_capped_line(&mut reader, &mut line) {
+                let text = String::from_utf8_lossy(&line).trim_end_matches(['\r', '\n']).to_string();
+                if tx.send(text).is_err() {
+                    break;
+                }
+            }
+        })?;
+        Ok(EngineProcess { child, stdin, lines })
+    }
+
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends one line. An error means the engine is gone (its input is closed).
+    pub fn send(&mut self, line: &str) -> io::Result<()> {
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        write_without_sigpipe(&mut self.stdin, &bytes)
+    }
+
+    /// The next line of output, waiting until `deadline` at most.
+    pub fn read_line(&mut self, deadline: Instant) -> Result<String, ReadError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
+        }
+    }
+
+    /// The lines the engine has written that nobody has read yet.
+    pub fn pending_lines(&mut self) -> Vec<String> {
+        self.lines.try_iter().collect()
+    }
+
+    /// How the engine ended, waiting up to `wait` for it to end; `None` if it is still
+    /// running.
+    pub fn exit_status(&mut self, wait: Duration) -> Option<ExitStatus> {
+        self.child.wait_timeout(wait).ok().flatten()
+    }
+}
+
+impl Drop for EngineProcess {
+    /// Kills the engine's whole process group and reaps the engine, so that no engine and no
+    /// zombie outlives its use.
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let pgid = self.child.id() as libc::pid_t;
+            // SAFETY: kill(2) with a negative pid signals that process group; the group is the
+            // engine's own (process_group(0) at spawn), created for it and nothing else.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// What an exit status says, for records and logs: `exit status 3`, `killed by signal 11`.
+pub fn describe_exit(status: Option<ExitStatus>) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match status {
+        Some(s) => match (s.code(), s.signal()) {
+            (Some(c), _) => format!("exit status {c}"),
+            (None, Some(sig)) => format!("killed by signal {sig}"),
+            _ => "ended".into(),
+        },
+        None => "output closed".into(),
+    }
+}
+
+/// Reads one line (without its end) into `line`, keeping at most [`MAX_LINE`] bytes of it.
+/// False at the end of the input.
+fn read_capped_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> {
+    line.clear();
+    let mut any = false;
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], i + 1),
+            None => (buf, buf.len()),
+        };
+        let room = MAX_LINE.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let ended = done > chunk.len();
+        reader.consume(done);
+        if ended {
+            return Ok(true);
+        }
+    }
+}
+
+/// Writes to an engine's input with SIGPIPE held off for this thread.
+///
+/// evotune lets SIGPIPE end the process (so that `evotune bench | head -1` ends quietly), but
+/// an engine that has died leaves a pipe without a reader, and writing into it must be an
+/// error the referee records (`crash`), not the end of the match. The signal that such a
+/// write raises is taken off this thread before its mask is restored.
+fn write_without_sigpipe(stdin: &mut ChildStdin, bytes: &[u8]) -> io::Result<()> {
+    // SAFETY: sigset_t is plain data that sigemptyset initialises; pthread_sigmask and
+    // sigtimedwait change and read this thread's signal state only, and the old mask is put
+    // back before returning.
+    unsafe {
+        let mut pipe: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut pipe);
+        libc::sigaddset(&mut pipe, libc::SIGPIPE);
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::pthread_sigmask(libc::SIG_BLOCK, &pipe, &mut old);
+        let result = stdin.write_all(bytes).and_then(|()| stdin.flush());
+        if matches!(&result, Err(e) if e.kind() == io::ErrorKind::BrokenPipe) {
+            let now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+            libc::sigtimedwait(&pipe, std::ptr::null_mut(), &now);
+        }
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::outside::spec::SpecOptions;
+
+    fn shell(script: &str) -> EngineProcess {
+        let spec = EngineSpec::parse(&format!("cmd:sh -c '{script}'"), &SpecOptions::default(), "connect6").unwrap();
+        EngineProcess::spawn(&spec, tempfile::tempfile().unwrap()).unwrap()
+    }
+
+    fn soon() -> Instant {
+        Instant::now() + Duration::from_secs(5)
+    }
+
+    #[test]
+    fn lines_go_both_ways_and_the_end_is_seen() {
+        let mut p = shell("while read l; do echo \"got $l\"; done");
+        p.send("one").unwrap();
+        assert_eq!(p.read_line(soon()), Ok("got one".to_string()));
+        assert_eq!(p.read_line(Instant::now() + Duration::from_millis(50)), Err(ReadError::Timeout));
+        drop(p);
+        let mut p = shell("echo bye; exit 3");
+        assert_eq!(p.read_line(soon()), Ok("bye".to_string()));
+        assert_eq!(p.read_line(soon()), Err(ReadError::Closed));
+        assert_eq!(describe_exit(p.exit_status(Duration::from_secs(5))), "exit status 3");
+    }
+
+    #[test]
+    fn writing_to_a_dead_engine_is_an_error_not_a_signal() {
+        // SIGPIPE as evotune's main sets it: the default, which would end the test process.
+        // SAFETY: as in main; the handler is put back to what the test harness had.
+        let old = unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+        let mut p = shell("exit 0");
+        assert_eq!(p.read_line(soon()), Err(ReadError::Closed));
+        // Another test's engine starting at this moment holds the pipe open until its exec:
+        // the error may take a few writes to come.
+        let refused = (0..200).any(|_| {
+            std::thread::sleep(Duration::from_millis(5));
+            p.send("anyone?").is_err()
+        });
+        unsafe { libc::signal(libc::SIGPIPE, old) };
+        assert!(refused);
+    }
+
+    #[test]
+    fn long_lines_are_cut_and_hangs_are_killed() {
+        let mut p = shell("head -c 100000 /dev/zero | tr \"\\\\0\" x; echo; echo next; sleep 60");
+        assert_eq!(p.read_line(soon()).unwrap().len(), MAX_LINE);
+        assert_eq!(p.read_line(soon()), Ok("next".to_string()));
+        let start = Instant::now();
+        drop(p);
+        assert!(start.elapsed() < Duration::from_secs(5), "the sleeping group is killed at once");
+    }
+}

@@ -1,0 +1,440 @@
+//! The protocols the referee speaks to outside engines: what it says at each point of a game
+//! and how it reads the answers. Only words here; the session
+//! ([`crate::arena::outside::session`]) does the talking, the timing and the verdicts.
+//!
+//! The referee keeps the game in record notation (docs/notation.md); each protocol translates
+//! to its own notation on the way out and back. What it says:
+//!
+//! | protocol | game starts | engine to move | reply |
+//! |---|---|---|---|
+//! | `connect6` | `new white` (as White) | `new black` (its first move, as Black), `move XXYY` (the opponent's turn) | `move XXYY` |
+//! | `cloudict` | `new white` | `black XXYY` / `white XXYY` for each turn it has not seen, then `next` | `move XXYY` |
+//! | `pbrain` | `RESTART` -> `OK` | `INFO` time lines, then `BEGIN`, `BOARD` .. `DONE` (first turn), `TURN x,y` | `x,y` |
+//! | `line` | `new` -> `ok` | `move M` -> `ok` for each unseen move, `roll d` -> `ok`, then `go` | `move M` |
+//!
+//! The plain competition protocol cannot place stones without asking for a move, so its games
+//! start from the empty board; `cloudict` sets any opening up.
+
+use crate::core::game::Side;
+use crate::games::connect::notation::{
+    board_from_record_moves, cell_to_record, move_to_competition, move_to_record, parse_competition_move,
+    parse_record_move,
+};
+use crate::games::connect::{Cell, Rules};
+
+/// How evotune speaks to an outside engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Protocol {
+    /// The Connect6 competition protocol (`new black|white`, `move`, `end`, `quit`); its games
+    /// start from the empty board.
+    Connect6,
+    /// The competition protocol with the Cloudict / ConnectMore extensions: openings are set
+    /// up with `black` / `white`, moves asked for with `next` (the Connect6 default).
+    Cloudict,
+    /// Gomocup's pbrain protocol (`START`, `RESTART`, `BEGIN`, `TURN`, `BOARD`, `INFO`, `END`;
+    /// the Gomoku default).
+    Pbrain,
+    /// evotune's line protocol of Surakarta and EinStein (`new`, `move`, `roll`, `go`, `quit`;
+    /// their default).
+    Line,
+}
+
+/// A line the referee says before asking, and the word that acknowledges it, if the protocol
+/// acknowledges it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Say {
+    pub line: String,
+    pub ack: Option<&'static str>,
+}
+
+impl Say {
+    fn quiet(line: impl Into<String>) -> Say {
+        Say { line: line.into(), ack: None }
+    }
+
+    fn acked(line: impl Into<String>, ack: &'static str) -> Say {
+        Say { line: line.into(), ack: Some(ack) }
+    }
+}
+
+/// Where a game stands when the engine is to move.
+#[derive(Clone, Copy, Debug)]
+pub struct Turn<'a> {
+    /// Every move from the start, in record notation.
+    pub history: &'a [String],
+    /// How many of them the engine has been told (its own moves included).
+    pub told: usize,
+    /// The engine's side.
+    pub side: Side,
+    /// Whether this is the engine's first turn of the game.
+    pub first: bool,
+    /// The die, when the referee has just rolled it for this turn (outcome 0 is face 1).
+    pub roll: Option<u32>,
+    /// What the engine may use for this move, and its time left on a game clock.
+    pub budget_ms: Option<u64>,
+    pub left_ms: Option<u64>,
+}
+
+/// What the referee says at a turn: lines that set the engine up (not timed), then the lines
+/// that ask for the move (timed from the first of them to the reply).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub before: Vec<Say>,
+    pub ask: Vec<String>,
+}
+
+/// What a line from the engine is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Heard {
+    /// Comments and information the protocol allows at any time: skipped.
+    Chatter,
+    /// A move, in the protocol's notation.
+    Move(String),
+    /// The engine refused what it was told (`error ...`, `ERROR ...`, `UNKNOWN ...`).
+    Refused,
+    /// Nothing the protocol knows.
+    Garbage,
+}
+
+const CONNECT6: Rules = Rules::CONNECT6;
+const GOMOKU: Rules = Rules::GOMOKU;
+
+impl Protocol {
+    pub const ALL: [Protocol; 4] = [Protocol::Connect6, Protocol::Cloudict, Protocol::Pbrain, Protocol::Line];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Connect6 => "connect6",
+            Protocol::Cloudict => "cloudict",
+            Protocol::Pbrain => "pbrain",
+            Protocol::Line => "line",
+        }
+    }
+
+    /// The protocol of this name, or an error listing them.
+    pub fn parse(text: &str) -> Result<Protocol, String> {
+        Protocol::ALL.into_iter().find(|p| p.name() == text).ok_or_else(|| {
+            let names: Vec<&str> = Protocol::ALL.iter().map(|p| p.name()).collect();
+            format!("no protocol `{text}`; the protocols are {}", names.join(", "))
+        })
+    }
+
+    /// The games an engine on this protocol can play.
+    pub fn games(self) -> &'static [&'static str] {
+        match self {
+            Protocol::Connect6 | Protocol::Cloudict => &["connect6"],
+            Protocol::Pbrain => &["gomoku"],
+            Protocol::Line => &["surakarta", "einstein"],
+        }
+    }
+
+    /// The protocols of a game.
+    pub fn for_game(game: &str) -> Vec<Protocol> {
+        Protocol::ALL.into_iter().filter(|p| p.games().contains(&game)).collect()
+    }
+
+    /// The protocol an engine of `game` speaks unless told otherwise: the one that can start
+    /// from any opening.
+    pub fn default_for(game: &str) -> Protocol {
+        match game {
+            "gomoku" => Protocol::Pbrain,
+            "surakarta" | "einstein" => Protocol::Line,
+            _ => Protocol::Cloudict,
+        }
+    }
+
+    /// Whether a game can start from this opening with an engine on this protocol.
+    pub fn starts_from(self, opening: &[String]) -> Result<(), String> {
+        if self == Protocol::Connect6 && !opening.is_empty() {
+            return Err(format!(
+                "the connect6 protocol starts every game from the empty board and cannot set up an opening of {} move(s): \
+                 use the cloudict protocol, or an opening suite of empty openings (a line `-`)",
+                opening.len()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The line that checks a new engine speaks the protocol, and the first word of its answer.
+    pub fn hello(self) -> (&'static str, &'static str) {
+        match self {
+            Protocol::Connect6 => ("name?", "name"),
+            Protocol::Cloudict => ("name", "name"),
+            Protocol::Pbrain => ("START 15", "OK"),
+            Protocol::Line => ("new", "ok"),
+        }
+    }
+
+    /// The line that asks an engine to exit.
+    pub fn quit(self) -> &'static str {
+        match self {
+            Protocol::Connect6 | Protocol::Cloudict | Protocol::Line => "quit",
+            Protocol::Pbrain => "END",
+        }
+    }
+
+    /// What starts a game in which the engine plays `side`.
+    pub fn new_game(self, side: Side) -> Vec<Say> {
+        match self {
+            // As Black the engine is told of the game by the first request, `new black`.
+            Protocol::Connect6 if side == Side::First => Vec::new(),
+            // `next` plays whichever side is to move, so the colour here does not matter;
+            // `new white` is the one that clears the board without asking for a move.
+            Protocol::Connect6 | Protocol::Cloudict => vec![Say::quiet("new white")],
+            Protocol::Pbrain => vec![Say::acked("RESTART", "OK"), Say::quiet("INFO rule 0")],
+            Protocol::Line => vec![Say::acked("new", "ok")],
+        }
+    }
+
+    /// What ends a game, if the protocol says so.
+    pub fn end_game(self) -> Option<&'static str> {
+        match self {
+            Protocol::Connect6 | Protocol::Cloudict => Some("end"),
+            Protocol::Pbrain | Protocol::Line => None,
+        }
+    }
+
+    /// What to say so that the engine knows the game and moves. An error when the protocol
+    /// cannot say it (the plain competition protocol and an opening).
+    pub fn request(self, turn: &Turn) -> Result<Request, String> {
+        let unseen = &turn.history[turn.told.min(turn.history.len())..];
+        let mut before = Vec::new();
+        let ask = match self {
+            Protocol::Connect6 => match (turn.first, turn.side, unseen) {
+                (true, Side::First, []) if turn.history.is_empty() => vec!["new black".to_string()],
+                (_, _, [last]) if !(turn.first && turn.side == Side::First) => {
+                    vec![format!("move {}", competition(last)?)]
+                }
+                _ => return Err(self.starts_from(turn.history).err().unwrap_or_else(|| out_of_step(self, turn))),
+            },
+            Protocol::Cloudict => {
+                for (i, m) in unseen.iter().enumerate() {
+                    let colour = if (turn.told + i).is_multiple_of(2) { "black" } else { "white" };
+                    before.push(Say::quiet(format!("{colour} {}", competition(m)?)));
+                }
+                vec!["next".to_string()]
+            }
+            Protocol::Pbrain => {
+                if let Some(t) = turn.budget_ms {
+                    before.push(Say::quiet(format!("INFO timeout_turn {t}")));
+                }
+                if let Some(l) = turn.left_ms {
+                    before.push(Say::quiet(format!("INFO time_left {l}")));
+                }
+                match (turn.first, unseen) {
+                    (true, _) if turn.history.is_empty() => vec!["BEGIN".to_string()],
+                    (true, _) => {
+                        let mut lines = vec!["BOARD".to_string()];
+                        for (i, m) in turn.history.iter().enumerate() {
+                            let (x, y) = pbrain_xy(m)?;
+                            let mover = if i.is_multiple_of(2) { Side::First } else { Side::Second };
+                            lines.push(format!("{x},{y},{}", if mover == turn.side { 1 } else { 2 }));
+                        }
+                        lines.push("DONE".into());
+                        lines
+                    }
+                    (false, [last]) => {
+                        let (x, y) = pbrain_xy(last)?;
+                        vec![format!("TURN {x},{y}")]
+                    }
+                    _ => return Err(out_of_step(self, turn)),
+                }
+            }
+            Protocol::Line => {
+                before.extend(unseen.iter().map(|m| Say::acked(format!("move {m}"), "ok")));
+                if let Some(outcome) = turn.roll {
+                    before.push(Say::acked(format!("roll {}", outcome + 1), "ok"));
+                }
+                vec!["go".to_string()]
+            }
+        };
+        Ok(Request { before, ask })
+    }
+
+    /// What a line from the engine is, when a move is expected.
+    pub fn classify(self, line: &str) -> Heard {
+        let line = line.trim();
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let word = word.to_ascii_lowercase();
+        match self {
+            _ if line.is_empty() => Heard::Chatter,
+            Protocol::Connect6 | Protocol::Cloudict | Protocol::Line if line.starts_with('#') => Heard::Chatter,
+            Protocol::Connect6 | Protocol::Cloudict | Protocol::Line if word == "error" => Heard::Refused,
+            Protocol::Connect6 | Protocol::Cloudict | Protocol::Line if word == "move" => {
+                Heard::Move(rest.trim().to_string())
+            }
+            // A late answer to `name` (Connect6), the end of a game (line).
+            Protocol::Connect6 | Protocol::Cloudict if word == "name" => Heard::Chatter,
+            Protocol::Line if word == "end" => Heard::Chatter,
+            Protocol::Pbrain => match word.as_str() {
+                "message" | "debug" | "suggest" | "ok" => Heard::Chatter,
+                "error" | "unknown" => Heard::Refused,
+                _ if line.contains(',') => Heard::Move(line.to_string()),
+                _ => Heard::Garbage,
+            },
+            _ => Heard::Garbage,
+        }
+    }
+
+    /// The move an engine replied, in record notation. `history` is the game before it.
+    pub fn to_record(self, reply: &str, history: &[String]) -> Result<String, String> {
+        match self {
+            Protocol::Connect6 | Protocol::Cloudict => {
+                let stones = parse_competition_move(CONNECT6, reply, false).map_err(|e| e.to_string())?;
+                Ok(move_to_record(CONNECT6, &winning_part(&stones, history)))
+            }
+            Protocol::Pbrain => {
+                let bad = || format!("expected x,y with 0 <= x, y < {}", GOMOKU.width);
+                let (x, y) = reply.split_once(',').ok_or_else(bad)?;
+                let (x, y): (usize, usize) =
+                    (x.trim().parse().map_err(|_| bad())?, y.trim().parse().map_err(|_| bad())?);
+                let size = GOMOKU.width as usize;
+                if x >= size || y >= size {
+                    return Err(bad());
+                }
+                Ok(cell_to_record(GOMOKU, (x + (size - 1 - y) * size) as Cell))
+            }
+            Protocol::Line if reply.is_empty() || reply.contains(char::is_whitespace) => {
+                Err("expected one move after `move`".into())
+            }
+            Protocol::Line => Ok(reply.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Protocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A Connect6 move of the record in competition notation, a single stone padded with `@@` as
+/// the competition platform writes it.
+fn competition(record: &str) -> Result<String, String> {
+    let stones = parse_record_move(CONNECT6, record).map_err(|e| e.to_string())?;
+    Ok(move_to_competition(CONNECT6, &stones, false, true))
+}
+
+/// A Gomoku stone of the record as pbrain's `x,y` from the top-left corner.
+fn pbrain_xy(record: &str) -> Result<(usize, usize), String> {
+    let stones = parse_record_move(GOMOKU, record).map_err(|e| e.to_string())?;
+    let [c] = stones[..] else { return Err(format!("`{record}`: one stone a turn in Gomoku")) };
+    let size = GOMOKU.width as usize;
+    Ok((c as usize % size, size - 1 - c as usize / size))
+}
+
+/// The stones of a Connect6 reply that count: a pair whose first stone already wins counts
+/// as that stone, as on the competition platform (engines send whole pairs).
+fn winning_part(stones: &[Cell], history: &[String]) -> Vec<Cell> {
+    if let ([first, _], Ok(mut board)) = (stones, board_from_record_moves(CONNECT6, history)) {
+        if board.try_play(*first).is_ok() && board.winner().is_some() {
+            return vec![*first];
+        }
+    }
+    stones.to_vec()
+}
+
+fn out_of_step(p: Protocol, turn: &Turn) -> String {
+    format!(
+        "the {p} protocol cannot bring the engine up to move {} ({} move(s) it has not seen)",
+        turn.history.len() + 1,
+        turn.history.len() - turn.told.min(turn.history.len())
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    fn turn<'a>(history: &'a [String], told: usize, side: Side, first: bool) -> Turn<'a> {
+        Turn { history, told, side, first, roll: None, budget_ms: None, left_ms: None }
+    }
+
+    #[test]
+    fn cloudict_places_what_the_engine_has_not_seen_then_asks() {
+        let h = moves("j10 k11k9 h8l12");
+        let r = Protocol::Cloudict.request(&turn(&h, 0, Side::Second, true)).unwrap();
+        let before: Vec<&str> = r.before.iter().map(|s| s.line.as_str()).collect();
+        assert_eq!(before, ["black JJ@@", "white KKKI", "black HHLL"]);
+        assert_eq!(r.ask, ["next"]);
+        let r = Protocol::Cloudict.request(&turn(&h, 2, Side::Second, false)).unwrap();
+        assert_eq!(r.before, [Say::quiet("black HHLL")]);
+        assert_eq!(Protocol::Cloudict.to_record("KLMN", &h), Ok("k12m14".to_string()));
+        assert_eq!(Protocol::Cloudict.classify("move KLMN"), Heard::Move("KLMN".into()));
+        assert_eq!(Protocol::Cloudict.classify("# board"), Heard::Chatter);
+        assert_eq!(Protocol::Cloudict.classify("error occupied"), Heard::Refused);
+        assert_eq!(Protocol::Cloudict.classify("hello there"), Heard::Garbage);
+    }
+
+    #[test]
+    fn the_competition_protocol_starts_from_the_empty_board() {
+        let empty: Vec<String> = Vec::new();
+        let r = Protocol::Connect6.request(&turn(&empty, 0, Side::First, true)).unwrap();
+        assert_eq!((r.before, r.ask), (vec![], vec!["new black".to_string()]));
+        assert_eq!(Protocol::Connect6.new_game(Side::Second), [Say::quiet("new white")]);
+        let h = moves("j10 k11k9");
+        let r = Protocol::Connect6.request(&turn(&h, 1, Side::First, false)).unwrap();
+        assert_eq!(r.ask, ["move KKKI"]);
+        let e = Protocol::Connect6.request(&turn(&h, 0, Side::First, true)).unwrap_err();
+        assert!(e.contains("empty board"), "{e}");
+        assert!(Protocol::Connect6.starts_from(&h).is_err() && Protocol::Cloudict.starts_from(&h).is_ok());
+    }
+
+    #[test]
+    fn a_pair_whose_first_stone_wins_counts_as_that_stone() {
+        // Black has j10 k10 l10 m10 n10 after these turns; o10 makes six.
+        let h = moves("j10 a1c1 k10l10 e1g1 m10n10 a19c19");
+        assert_eq!(Protocol::Cloudict.to_record("OJAR", &h), Ok("o10".to_string()));
+        assert_eq!(Protocol::Cloudict.to_record("AJOJ", &h), Ok("a10o10".to_string()));
+        assert!(Protocol::Cloudict.to_record("ZZ", &h).is_err());
+    }
+
+    #[test]
+    fn pbrain_begins_sets_boards_up_and_turns() {
+        let empty: Vec<String> = Vec::new();
+        let t = Turn { budget_ms: Some(500), left_ms: Some(9000), ..turn(&empty, 0, Side::First, true) };
+        let r = Protocol::Pbrain.request(&t).unwrap();
+        let before: Vec<&str> = r.before.iter().map(|s| s.line.as_str()).collect();
+        assert_eq!((before, r.ask), (vec!["INFO timeout_turn 500", "INFO time_left 9000"], vec!["BEGIN".to_string()]));
+        // h8 is the centre, 7,7 from the top-left; a1 is the bottom-left corner, 0,14.
+        let h = moves("h8 a1 b2");
+        let r = Protocol::Pbrain.request(&turn(&h, 0, Side::Second, true)).unwrap();
+        assert_eq!(r.ask, ["BOARD", "7,7,2", "0,14,1", "1,13,2", "DONE"]);
+        let r = Protocol::Pbrain.request(&turn(&h, 2, Side::Second, false)).unwrap();
+        assert_eq!(r.ask, ["TURN 1,13"]);
+        assert_eq!(Protocol::Pbrain.to_record("7,7", &h), Ok("h8".to_string()));
+        assert!(Protocol::Pbrain.to_record("15,0", &h).is_err());
+        assert_eq!(Protocol::Pbrain.classify("MESSAGE thinking"), Heard::Chatter);
+        assert_eq!(Protocol::Pbrain.classify("UNKNOWN what"), Heard::Refused);
+        assert_eq!(Protocol::Pbrain.classify("seven seven"), Heard::Garbage);
+    }
+
+    #[test]
+    fn the_line_protocol_sends_moves_and_rolls() {
+        let h = moves("351624 162534");
+        let t = Turn { roll: Some(3), ..turn(&h, 0, Side::First, true) };
+        let r = Protocol::Line.request(&t).unwrap();
+        assert_eq!(
+            r.before,
+            [Say::acked("move 351624", "ok"), Say::acked("move 162534", "ok"), Say::acked("roll 4", "ok")]
+        );
+        assert_eq!(r.ask, ["go"]);
+        assert_eq!(Protocol::Line.classify("end first corner"), Heard::Chatter);
+        assert_eq!(Protocol::Line.to_record("4:b4c3", &h), Ok("4:b4c3".to_string()));
+        assert!(Protocol::Line.to_record("", &h).is_err());
+    }
+
+    #[test]
+    fn names_and_games() {
+        assert_eq!(Protocol::parse("pbrain"), Ok(Protocol::Pbrain));
+        assert!(Protocol::parse("uci").unwrap_err().contains("connect6, cloudict, pbrain, line"));
+        assert_eq!(Protocol::for_game("connect6"), [Protocol::Connect6, Protocol::Cloudict]);
+        for g in crate::registry::names() {
+            assert!(Protocol::default_for(g).games().contains(&g), "{g}");
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! One outside engine's side of one game: a process from its pool, told the game as it goes
+//! and asked for moves, each reply timed by the referee from the first line of the request to
+//! the reply.
+//!
+//! Whatever goes wrong ends the game for the engine with a [`Forfeit`]: the engine ended
+//! (`crash`), it did not answer in time (`timeout`, and it is killed), or it answered what
+//! the protocol does not allow (`illegal`). The referee then checks the move itself against
+//! the rules. At the end of a game that went in order the process goes back to the pool for
+//! the next game.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::arena::outside::pool::{clip, Forfeit, OutsideEngine};
+use crate::arena::outside::process::{EngineProcess, ReadError};
+use crate::arena::outside::protocol::{Heard, Say, Turn};
+use crate::arena::records::Reason;
+use crate::core::game::Side;
+
+/// How long the referee waits, and what it tells the engine about time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnTime {
+    /// What the engine may use for this move (pbrain's `INFO timeout_turn`).
+    pub budget_ms: Option<u64>,
+    /// Its time left on the game clock (pbrain's `INFO time_left`).
+    pub left_ms: Option<u64>,
+    /// When the move is lost on time: the reply must come within this of the request.
+    pub wait: Duration,
+}
+
+/// An engine's move: record notation, and the time from the request to the reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    pub text: String,
+    pub ms: u64,
+}
+
+/// One engine's side of a game in progress.
+pub struct Session {
+    engine: Arc<OutsideEngine>,
+    /// `None` once the engine has lost the game its way (the process is gone then).
+    process: Option<EngineProcess>,
+    side: Side,
+    /// Moves of the game the engine knows, its own included.
+    told: usize,
+    /// Whether it has been asked for a move in this game.
+    asked: bool,
+    /// The wait for answers that are not moves (acknowledgements, a new engine's greeting).
+    hang: Duration,
+}
+
+impl Session {
+    /// Takes a process for a game in which the engine plays `side` and starts the game.
+    pub fn start(engine: &Arc<OutsideEngine>, side: Side, hang: Duration) -> Result<Session, Forfeit> {
+        let process = engine.checkout(hang)?;
+        let mut session =
+            Session { engine: Arc::clone(engine), process: Some(process), side, told: 0, asked: false, hang };
+        for say in engine.protocol().new_game(side) {
+            session.say(&say)?;
+        }
+        Ok(session)
+    }
+
+    /// Asks for a move in the game `history` (record moves from the start), the die just
+    /// rolled as `roll` in dice games.
+    pub fn think(&mut self, history: &[String], roll: Option<u32>, time: &TurnTime) -> Result<Reply, Forfeit> {
+        let protocol = self.engine.protocol();
+        let turn = Turn {
+            history,
+            told: self.told,
+            side: self.side,
+            first: !self.asked,
+            roll,
+            budget_ms: time.budget_ms,
+            left_ms: time.left_ms,
+        };
+        let request = match protocol.request(&turn) {
+            Ok(r) => r,
+            // Commands check openings against protocols before any game, so this is the
+            // referee's limit, not the engine's fault; it still must not end the match.
+            Err(e) => return Err(self.lose(Reason::Illegal, format!("cannot be told this game: {e}"))),
+        };
+        if let Some(p) = self.process.as_mut() {
+            self.engine.discard_pending(p);
+        }
+        for say in &request.before {
+            self.say(say)?;
+        }
+        let start = Instant::now();
+        for line in &request.ask {
+            self.send(line)?;
+        }
+        let asked = request.ask.first().map_or("", String::as_str);
+        let deadline = start + time.wait;
+        let raw = loop {
+            let line = self.read(deadline, asked, time.wait)?;
+            match protocol.classify(&line) {
+                Heard::Move(m) => break m,
+                Heard::Chatter => continue,
+                Heard::Refused => {
+                    return Err(self.lose(Reason::Illegal, format!("refused `{asked}`: `{}`", clip(&line))))
+                }
+                Heard::Garbage => {
+                    return Err(self.lose(
+                        Reason::Illegal,
+                        format!("answered `{}` to `{asked}`, not a move of the {protocol} protocol", clip(&line)),
+                    ))
+                }
+            }
+        };
+        let ms = start.elapsed().as_millis() as u64;
+        self.asked = true;
+        let text = match protocol.to_record(&raw, history) {
+            Ok(t) => t,
+            Err(e) => {
+                return Err(self.lose(Reason::Illegal, format!("answered the unreadable move `{}`: {e}", clip(&raw))))
+            }
+        };
+        self.told = history.len() + 1;
+        Ok(Reply { text, ms })
+    }
+
+    /// Says one line and waits for its acknowledgement, if the protocol has one.
+    fn say(&mut self, say: &Say) -> Result<(), Forfeit> {
+        self.send(&say.line)?;
+        let Some(ack) = say.ack else { return Ok(()) };
+        let deadline = Instant::now() + self.hang;
+        let Some(p) = self.process.as_mut() else { return Err(self.gone()) };
+        match self.engine.wait_for(p, ack, deadline) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(line)) => Err(self.lose(
+                Reason::Illegal,
+                format!("answered `{}` to `{}` (expected `{ack}`)", clip(&line), clip(&say.line)),
+            )),
+            Err(e) => Err(self.read_failed(e, &say.line, self.hang)),
+        }
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Forfeit> {
+        let Some(p) = self.process.as_mut() else { return Err(self.gone()) };
+        if p.send(line).is_err() {
+            return Err(self.lose(Reason::Crash, format!("ended before `{}` could be sent", clip(line))));
+        }
+        Ok(())
+    }
+
+    fn read(&mut self, deadline: Instant, asked: &str, wait: Duration) -> Result<String, Forfeit> {
+        let Some(p) = self.process.as_mut() else { return Err(self.gone()) };
+        p.read_line(deadline).map_err(|e| self.read_failed(e, asked, wait))
+    }
+
+    fn read_failed(&mut self, e: ReadError, asked: &str, wait: Duration) -> Forfeit {
+        match e {
+            ReadError::Timeout => {
+                self.lose(Reason::Timeout, format!("did not answer `{}` within {} ms", clip(asked), wait.as_millis()))
+            }
+            ReadError::Closed => self.lose(Reason::Crash, format!("ended while it was to answer `{}`", clip(asked))),
+        }
+    }
+
+    /// The game is lost: the process is ended and counted.
+    fn lose(&mut self, reason: Reason, what: String) -> Forfeit {
+        match self.process.take() {
+            Some(p) => self.engine.lost(p, reason, what),
+            None => self.gone(),
+        }
+    }
+
+    fn gone(&self) -> Forfeit {
+        Forfeit { reason: Reason::Crash, note: "the engine is gone".into() }
+    }
+}
+
+impl Drop for Session {
+    /// Ends the game for the engine and gives the process back for the next one.
+    fn drop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            if let Some(end) = self.engine.protocol().end_game() {
+                if p.send(end).is_err() {
+                    return;
+                }
+            }
+            self.engine.checkin(p);
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! Outside engines in the arena: evotune itself as an outside program must play exactly the
+//! moves of the in-process player on every protocol, and the small Python engine of
+//! tests/fixtures/engines/mover.py loses its games with the right reason when it crashes,
+//! hangs, answers late, answers nonsense or plays an illegal move, while the match goes on
+//! and the engine is started again. Bad specs fail before any game.
+
+mod common;
+
+use std::path::Path;
+
+use common::cli::{fails, ok, run, s, BIN};
+use evotune::arena::records::{read_records, GameRecord};
+
+const MOVER: &str = "tests/fixtures/engines/mover.py";
+
+/// The Python engine in one of its modes, as a player's text.
+fn mover(mode: &str) -> String {
+    format!("cmd:python3 {MOVER} {mode}")
+}
+
+/// Plays a match of `a` against `b` with `extra` options, records into `dir/name.jsonl` (and
+/// an outside B's log into `dir/name.log` unless `extra` names one); stdout and the records.
+fn play(dir: &Path, name: &str, a: &str, b: &str, extra: &[&str]) -> (String, Vec<GameRecord>) {
+    let records = dir.join(format!("{name}.jsonl"));
+    let log = dir.join(format!("{name}.log"));
+    let mut args = vec!["match", "--a", a, "--b", b, "--records", s(&records), "--threads", "2"];
+    if b.starts_with("cmd:") && !extra.contains(&"--b-log") {
+        args.extend(["--b-log", s(&log)]);
+    }
+    args.extend_from_slice(extra);
+    let (stdout, _) = ok(&args);
+    (stdout, read_records(&records).unwrap())
+}
+
+/// The numbers of the line `outside engine NAME: N process(es) started, C crashed, K killed
+/// for time, B bad replies; log FILE`.
+fn engine_stats(stdout: &str) -> [u64; 4] {
+    let line = stdout.lines().find(|l| l.starts_with("outside engine ")).unwrap_or_else(|| panic!("{stdout}"));
+    let numbers: Vec<u64> =
+        line.split([' ', ',', ';']).filter_map(|w| w.parse().ok()).collect::<Vec<u64>>().into_iter().take(4).collect();
+    numbers.try_into().unwrap_or_else(|_| panic!("{line}"))
+}
+
+#[test]
+fn evotune_as_an_outside_engine_plays_the_moves_of_the_in_process_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "-\n").unwrap();
+    let pvs2: &[&str] = &["--search", "pvs", "--depth", "2"];
+    let from_empty: &[&str] = &["--openings", s(&empty)];
+    for (game, protocol, search, openings) in [
+        ("connect6", "cloudict", &pvs2[2..], &[][..]),
+        ("connect6", "connect6", &pvs2[2..], from_empty),
+        ("gomoku", "pbrain", &pvs2[2..], &[]),
+        ("surakarta", "line", &pvs2[2..], &[]),
+        ("einstein", "line", pvs2, &[]),
+    ] {
+        let engine = format!("cmd:{BIN} play --game {game} {}", search.join(" "));
+        let mut both = vec!["--game", game, "--pairs", "2", "--max-turns", "40"];
+        both.extend_from_slice(search);
+        both.extend_from_slice(openings);
+        let name = format!("{game}-{protocol}");
+        let (stdout, outside) =
+            play(dir.path(), &name, "defaults", &engine, &[&both[..], &["--b-protocol", protocol]].concat());
+        let (_, inside) = play(dir.path(), &format!("{name}-in"), "defaults", "defaults", &both);
+        assert_eq!(outside.len(), 4, "{name}");
+        for (o, i) in outside.iter().zip(&inside) {
+            assert_eq!((&o.moves, o.result, &o.reason), (&i.moves, i.result, &i.reason), "{name}");
+        }
+        assert_eq!(engine_stats(&stdout)[1..], [0, 0, 0], "{name}: {stdout}");
+    }
+}
+
+#[test]
+fn a_crashing_engine_loses_and_is_started_again_while_the_match_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("crash.log");
+    let (stdout, records) =
+        play(dir.path(), "crash", "defaults", &mover("crash 2"), &["--pairs", "3", "--depth", "1", "--b-log", s(&log)]);
+    assert_eq!(records.len(), 6, "the match goes on");
+    let crashes: Vec<&GameRecord> = records.iter().filter(|r| r.reason.as_str() == "crash").collect();
+    assert!(crashes.len() >= 3, "{:?}", records.iter().map(|r| r.reason.as_str()).collect::<Vec<_>>());
+    for r in &crashes {
+        assert_eq!(r.player(winner(r)), "defaults");
+        assert!(r.moves.last().unwrap().contains("exit status 3"), "{:?}", r.moves);
+    }
+    let [started, crashed, killed, bad] = engine_stats(&stdout);
+    assert_eq!((crashed, killed, bad), (crashes.len() as u64, 0, 0), "{stdout}");
+    // Every crash ends its process; the games after it had a new one.
+    assert!(started >= crashed && started > 1, "{stdout}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(text.matches("mover crash 2 started").count() as u64, started, "the engine's stderr is logged");
+    assert!(text.contains("# evotune: engine") && text.contains("exit status 3"), "{text}");
+}
+
+/// The side that won a decided game.
+fn winner(r: &GameRecord) -> evotune::core::game::Side {
+    match r.result {
+        evotune::arena::records::Outcome::First => evotune::core::game::Side::First,
+        _ => evotune::core::game::Side::Second,
+    }
+}
+
+#[test]
+fn hangs_late_answers_garbage_refusals_and_illegal_moves_lose_with_their_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    // Time per move 200 ms and 100 ms of margin; without them (fixed depth), the hang time.
+    let timed = ["--pairs", "1", "--depth", "1", "--b-time-ms", "200", "--time-margin-ms", "100"];
+    for (mode, reason, note) in [
+        ("hang 2", "timeout", "did not answer `next` within 1500 ms; killed"),
+        ("late 2", "timeout", "did not answer `next` within 300 ms; killed"),
+        ("garbage 1", "illegal", "answered `hello there` to `next`"),
+        ("refuse 2", "illegal", "refused `next`: `error I would rather not`"),
+        ("illegal 2", "illegal", "cell is occupied"),
+    ] {
+        let options =
+            if mode.starts_with("hang") { &["--pairs", "1", "--depth", "1", "--hang-ms", "1500"][..] } else { &timed };
+        let (stdout, records) = play(dir.path(), &mode.replace(' ', "-"), "defaults", &mover(mode), options);
+        let lost: Vec<&GameRecord> = records.iter().filter(|r| r.reason.as_str() == reason).collect();
+        assert!(!lost.is_empty(), "{mode}: {records:?}");
+        for r in lost {
+            assert_eq!(r.player(winner(r)), "defaults", "{mode}");
+            assert!(r.moves.last().unwrap().contains(note), "{mode}: {:?}", r.moves);
+        }
+        let [started, crashed, killed, bad] = engine_stats(&stdout);
+        assert_eq!(crashed, 0, "{mode}: {stdout}");
+        let (k, b) = if mode == "illegal 2" {
+            (0, 0)
+        } else if reason == "timeout" {
+            (1, 0)
+        } else {
+            (0, 1)
+        };
+        assert!(killed >= k && bad >= b && started >= 1, "{mode}: {stdout}");
+    }
+}
+
+#[test]
+fn the_referee_times_an_outside_move_from_request_to_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    // A second late on its first move, with no time limit: the move stands, its time counted.
+    let (_, records) = play(dir.path(), "slow", "defaults", &mover("late 1"), &["--pairs", "1", "--depth", "1"]);
+    for r in &records {
+        let ms = if r.first == "mover" { r.first_ms } else { r.second_ms };
+        assert!(ms >= 1000, "{} ms: {r:?}", ms);
+        assert!(r.reason.as_str() != "timeout", "{r:?}");
+    }
+}
+
+#[test]
+fn outside_engines_play_tournaments_and_reuse_their_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("t.jsonl");
+    let py = format!("py={};log={}", mover("random"), s(&dir.path().join("py.log")));
+    let (stdout, _) = ok(&[
+        "tournament",
+        "defaults",
+        "random:1",
+        &py,
+        "--pairs",
+        "2",
+        "--depth",
+        "1",
+        "--max-turns",
+        "16",
+        "--threads",
+        "2",
+        "--records",
+        s(&records),
+    ]);
+    assert!(stdout.contains("| py") || stdout.contains(" py "), "{stdout}");
+    assert_eq!(read_records(&records).unwrap().len(), 12);
+    let [started, crashed, killed, bad] = engine_stats(&stdout);
+    // Eight games, at most two at a time: a process per game in play, each used again.
+    assert!((1..=2).contains(&started) && (crashed, killed, bad) == (0, 0, 0), "{stdout}");
+}
+
+#[test]
+fn an_outside_engine_is_a_ga_anchor() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = common::runs::tiny_config(dir.path(), 1);
+    let text = std::fs::read_to_string(&config).unwrap();
+    let py = format!(
+        "py=cmd:python3 {};log={}",
+        std::fs::canonicalize(MOVER).unwrap().display(),
+        s(&dir.path().join("py.log"))
+    );
+    let text = text.replace("anchors = [\"defaults\"]", &format!("anchors = [\"defaults\", {py:?}]"));
+    assert!(text.contains("py=cmd:"), "tiny config has anchors = [\"defaults\"]");
+    std::fs::write(&config, text).unwrap();
+    ok(&["evolve", "--config", s(&config), "--out", s(dir.path()), "--log", "--threads", "2"]);
+    let report = std::fs::read_to_string(dir.path().join("results/tiny/report.md")).unwrap();
+    assert!(report.contains("vs py"), "{report}");
+}
+
+#[test]
+fn bad_outside_engines_fail_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("sleep.log");
+    for (args, wanted) in [
+        (
+            vec!["match", "--a", "defaults", "--b", "cmd:/no/such/engine"],
+            "player B (--b): no program `/no/such/engine`",
+        ),
+        (vec!["match", "--a", "defaults", "--b", "cmd:python3 x;protocol=pbrain"], "`pbrain` plays gomoku"),
+        (vec!["match", "--a", "cmd:python3 x;depth=3", "--b", "defaults"], "unknown option of an outside engine"),
+        (
+            vec!["match", "--a", "defaults", "--b", &format!("py={}", mover("random")), "--b-depth", "3"],
+            "--b-depth sets evotune's own",
+        ),
+        (vec!["match", "--a", "defaults", "--b", "defaults", "--b-init", "depth 3"], "apply to an outside engine"),
+        (
+            vec!["match", "--a", "defaults", "--b", &mover("random"), "--b-protocol", "connect6", "--b-log", s(&log)],
+            "from the empty board",
+        ),
+        (
+            vec!["match", "--a", "defaults", "--b", "cmd:sleep 30", "--hang-ms", "300", "--b-log", s(&log)],
+            "did not answer `name` within 300 ms",
+        ),
+        (vec!["tournament", "defaults", "cmd:no-such-engine-xyz"], "no program `no-such-engine-xyz` on PATH"),
+    ] {
+        let e = fails(&args);
+        assert!(e.contains(wanted), "{args:?}: {e}");
+    }
+    let o = run(&["match", "--a", "defaults", "--b", &mover("random"), "--b-protocol", "uci"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("connect6, cloudict, pbrain, line"));
+    let config = common::runs::tiny_config(dir.path(), 1);
+    let text =
+        std::fs::read_to_string(&config).unwrap().replace("anchors = [\"defaults\"]", "anchors = [\"cmd:/no/such\"]");
+    std::fs::write(&config, text).unwrap();
+    let e = fails(&["evolve", "--config", s(&config), "--out", s(dir.path())]);
+    assert!(e.contains("[hall_of_fame] anchors") && e.contains("/no/such"), "{e}");
+    // A validation opponent on the plain competition protocol cannot start from its openings.
+    let log = s(&dir.path().join("plain.log")).to_string();
+    let plain = format!("opponents = [\"defaults\", \"{};protocol=connect6;log={log}\"]", mover("random"));
+    let text = std::fs::read_to_string(&config).unwrap().replace("cmd:/no/such", "defaults");
+    let text = text.replace("opponents = [\"defaults\"]", &plain);
+    assert!(text.contains("protocol=connect6"), "tiny config has [validation] opponents = [\"defaults\"]");
+    std::fs::write(&config, text).unwrap();
+    let e = fails(&["evolve", "--config", s(&config), "--out", s(dir.path())]);
+    assert!(e.contains("[validation] opponents") && e.contains("empty board"), "{e}");
+}
