@@ -19,7 +19,7 @@ use std::time::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::board::{Board, Move, Phase, CUBES, SETUPS};
+use super::board::{Board, Move, Phase, CUBES, SETUPS, TARGET};
 use super::eval::HybridEval;
 use crate::core::game::{GameMove, Position, Side, Status};
 use crate::core::limits::Limits;
@@ -36,17 +36,61 @@ pub enum Policy {
     Hybrid,
 }
 
+/// Which Monte-Carlo search an evaluation name selects (`--eval`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// `plain`: UCT, random playouts.
+    Plain,
+    /// `hybrid`: UCT, playouts pruned by the evaluation (evotune's reading, the default).
+    Hybrid,
+    /// `tree`: UCT whose decision nodes only get the steps the evaluation does not prune
+    /// (scored once, when the node is created), random playouts.
+    Tree,
+    /// `paper`: the paper's Monte Carlo as it describes it: `nodes` playouts for each step
+    /// of the root that the evaluation does not prune, playouts pruned the same way.
+    Paper,
+    /// `paper-plain`: `nodes` random playouts for every step of the root.
+    PaperPlain,
+}
+
+impl Variant {
+    /// The variant of an evaluation name (`hybrid` for anything unknown or absent).
+    pub fn of(eval: Option<&str>) -> Variant {
+        match eval {
+            Some("plain") => Variant::Plain,
+            Some("tree") => Variant::Tree,
+            Some("paper") => Variant::Paper,
+            Some("paper-plain") => Variant::PaperPlain,
+            _ => Variant::Hybrid,
+        }
+    }
+
+    /// How the variant's playouts move.
+    pub fn policy(self) -> Policy {
+        match self {
+            Variant::Hybrid | Variant::Paper => Policy::Hybrid,
+            Variant::Plain | Variant::Tree | Variant::PaperPlain => Policy::Random,
+        }
+    }
+
+    /// Whether decision nodes drop the steps the evaluation prunes.
+    fn prunes_steps(self) -> bool {
+        matches!(self, Variant::Tree | Variant::Paper)
+    }
+}
+
 /// Working memory of the searches, reused between searches.
 #[derive(Debug)]
 pub struct Searcher {
+    pub variant: Variant,
     pub policy: Policy,
     nodes: Vec<Node>,
     moves: Vec<Move>,
 }
 
 impl Searcher {
-    pub fn new(policy: Policy) -> Searcher {
-        Searcher { policy, nodes: Vec::new(), moves: Vec::with_capacity(8) }
+    pub fn new(variant: Variant) -> Searcher {
+        Searcher { variant, policy: variant.policy(), nodes: Vec::new(), moves: Vec::with_capacity(8) }
     }
 }
 
@@ -78,6 +122,37 @@ fn reward_for(status: Status, side: Side) -> f64 {
     }
 }
 
+/// The steps of a roll the evaluation keeps: a winning step alone if there is one (the
+/// corner, or the enemy's last cube), else the steps scoring at most `prune` below the best.
+/// Marks them in `keep` and returns how many there are.
+pub fn kept_steps(eval: &HybridEval, board: &mut Board, moves: &[Move], keep: &mut [bool; 8]) -> usize {
+    // A win is seen on the step itself, without playing it: most rolls have none, and the
+    // evaluations below are the whole cost of the pruning.
+    let me = board.to_move();
+    let target = TARGET[me.index()];
+    let last = board.alive(me.other()).count_ones() == 1;
+    if let Some(w) = moves.iter().position(|m| m.to() == target || (last && board.holds_enemy_of(me, m.to()))) {
+        for (i, k) in keep[..moves.len()].iter_mut().enumerate() {
+            *k = i == w;
+        }
+        return 1;
+    }
+    let mut scores = [0i32; 8];
+    for (i, &m) in moves.iter().enumerate() {
+        let u = board.play(m);
+        scores[i] = -eval.score(board);
+        board.undo(u);
+    }
+    let best = scores[..moves.len()].iter().copied().max().unwrap_or(0);
+    let floor = best.saturating_sub(eval.prune);
+    let mut kept = 0;
+    for (k, &s) in keep[..moves.len()].iter_mut().zip(&scores[..moves.len()]) {
+        *k = s >= floor;
+        kept += *k as usize;
+    }
+    kept
+}
+
 /// The step of a roll the policy plays: a winning step if there is one, else one drawn at
 /// random among the candidates.
 pub fn policy_step(policy: Policy, eval: &HybridEval, board: &mut Board, moves: &[Move], rng: &mut ChaCha8Rng) -> Move {
@@ -87,23 +162,15 @@ pub fn policy_step(policy: Policy, eval: &HybridEval, board: &mut Board, moves: 
     match policy {
         Policy::Random => moves[rng.random_range(0..moves.len())],
         Policy::Hybrid => {
-            let mut scores = [0i32; 8];
-            let me = board.to_move();
-            for (i, &m) in moves.iter().enumerate() {
-                let u = board.play(m);
-                let won = matches!(board.status(), Status::Won { winner, .. } if winner == me);
-                scores[i] = if won { MATE } else { -eval.score(board) };
-                board.undo(u);
-                if won {
-                    return m;
-                }
+            let mut keep = [false; 8];
+            let kept = kept_steps(eval, board, moves, &mut keep);
+            if kept == 1 {
+                // The only candidate (a win, or one step far above the rest): no draw.
+                return moves[keep.iter().position(|&k| k).expect("one step is kept")];
             }
-            let best = scores[..moves.len()].iter().copied().max().unwrap_or(0);
-            let floor = best.saturating_sub(eval.prune);
-            let kept = scores[..moves.len()].iter().filter(|&&s| s >= floor).count();
             let mut pick = rng.random_range(0..kept);
-            for (i, &s) in scores[..moves.len()].iter().enumerate() {
-                if s >= floor {
+            for (i, &k) in keep[..moves.len()].iter().enumerate() {
+                if k {
                     if pick == 0 {
                         return moves[i];
                     }
@@ -166,6 +233,9 @@ pub fn search(
         Phase::Roll => none,
         Phase::Move(_) if pos.status().is_over() => none,
         Phase::Move(_) => match settings.search {
+            SearchKind::Mcts if matches!(searcher.variant, Variant::Paper | Variant::PaperPlain) => {
+                flat(searcher, eval, pos, limits, clock, &mut rng)
+            }
             SearchKind::Mcts => uct(searcher, eval, pos, settings.uct_c, limits, clock, &mut rng),
             SearchKind::Pvs | SearchKind::Alphabeta => expectimax(eval, pos, limits, clock),
         },
@@ -196,7 +266,7 @@ fn uct(
         let status = loop {
             // `node` is a roll node: the board has its roll.
             if s.nodes[node].children == 0 {
-                expand_roll_node(s, &board, node);
+                expand_roll_node(s, eval, &mut board, node);
             }
             let step = select(&s.nodes, node, c);
             board.play(s.nodes[step].mv);
@@ -258,17 +328,85 @@ fn uct(
     }
 }
 
-/// Creates the step children of a roll node.
-fn expand_roll_node(s: &mut Searcher, board: &Board, node: usize) {
+/// Creates the step children of a roll node: every step, or (`tree`) those the evaluation
+/// keeps.
+fn expand_roll_node(s: &mut Searcher, eval: &HybridEval, board: &mut Board, node: usize) {
     let Phase::Move(die) = board.phase() else { unreachable!("a roll node's board has its roll") };
     s.moves.clear();
     board.steps_for(die, &mut s.moves);
+    let mut keep = [true; 8];
+    if s.variant.prunes_steps() && s.moves.len() > 1 {
+        kept_steps(eval, board, &s.moves, &mut keep);
+    }
     let first = s.nodes.len() as u32;
     for i in 0..s.moves.len() {
-        s.nodes.push(Node::new(s.moves[i]));
+        if keep[i] {
+            s.nodes.push(Node::new(s.moves[i]));
+        }
     }
     s.nodes[node].first = first;
-    s.nodes[node].children = s.moves.len() as u8;
+    s.nodes[node].children = (s.nodes.len() - first as usize) as u8;
+}
+
+/// The paper's flat Monte Carlo: the root's steps (all, or those the evaluation keeps) each
+/// get `nodes` playouts, dealt round by round so that a time limit leaves them even; the step
+/// with the most wins is played, ties to the first.
+fn flat(
+    s: &mut Searcher,
+    eval: &HybridEval,
+    root_pos: &Board,
+    limits: &Limits,
+    clock: &mut Clock,
+    rng: &mut ChaCha8Rng,
+) -> SearchResult<Move> {
+    let Phase::Move(die) = root_pos.phase() else { unreachable!("searched at a roll") };
+    let mut board = root_pos.clone();
+    let mut steps = Vec::with_capacity(8);
+    board.steps_for(die, &mut steps);
+    let mut keep = [true; 8];
+    if s.variant.prunes_steps() && steps.len() > 1 {
+        kept_steps(eval, &mut board, &steps, &mut keep);
+    }
+    let candidates: Vec<Move> = steps.iter().zip(keep).filter(|(_, k)| *k).map(|(&m, _)| m).collect();
+    let per_step = limits.nodes.or_else(|| playout_budget(limits)).unwrap_or(u64::MAX);
+    // The budget is per step (the paper's MC_CONSTANT), so a pruned step saves its playouts.
+    if per_step != u64::MAX {
+        clock.node_limit = per_step.saturating_mul(candidates.len() as u64);
+    }
+    let me = root_pos.to_move();
+    let mut wins = vec![0.0f64; candidates.len()];
+    let mut played = vec![0u32; candidates.len()];
+    'rounds: loop {
+        for (i, &m) in candidates.iter().enumerate() {
+            let u = board.play(m);
+            let status = board.status();
+            let end = if status.is_over() {
+                status
+            } else {
+                let mut b = board.clone();
+                playout(s.policy, eval, &mut b, &mut s.moves, rng)
+            };
+            board.undo(u);
+            wins[i] += reward_for(end, me);
+            played[i] += 1;
+            if clock.tick() {
+                break 'rounds;
+            }
+        }
+    }
+    // Most wins; a round cut short by the clock leaves some steps one playout behind, so
+    // compare rates then.
+    let rate = |i: usize| wins[i] / played[i].max(1) as f64;
+    let best = (0..candidates.len()).fold(0, |b, i| if rate(i) > rate(b) { i } else { b });
+    let rate = rate(best);
+    SearchResult {
+        best: candidates[best],
+        score: crate::search::mcts::score_of(rate),
+        depth: 1,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        pv: vec![candidates[best]],
+    }
 }
 
 /// UCB1 among a roll node's steps; unvisited steps first, in generation order.
