@@ -21,9 +21,9 @@
 //! more than `prune` below the best move of the roll is not played (a winning move is always
 //! taken). The weights are a table the GA tunes like any other.
 
-use crate::core::game::{Evaluate, Side};
+use crate::core::game::{Evaluate, Position, Side};
 use crate::core::weights::{Schema, WeightSpec, Weights};
-use crate::games::einstein::board::{Board, CUBES, GONE, SIDE, SQUARES, TARGET};
+use crate::games::einstein::board::{Board, Move, CUBES, GONE, SIDE, SQUARES, TARGET};
 
 /// The weights of [`HybridEval`], in schema order.
 pub static EINSTEIN_HYBRID: Schema = Schema {
@@ -98,6 +98,10 @@ const fn make_sixths() -> [[u8; CUBES + 1]; 64] {
     }
     table
 }
+
+/// Per side and square, the squares a cube of the side there steps to (the squares it
+/// attacks): the same squares as [`ATTACKERS`] of the side, read the other way.
+static MY_STEPS: &[[(u8, [u8; 3]); SQUARES]; 2] = &ATTACKERS;
 
 /// Per side and square, the squares from which an enemy cube steps onto it (the reverse of
 /// the side's own steps), as a count and up to three squares.
@@ -175,31 +179,121 @@ impl HybridEval {
         SIXTHS[(board.alive(side) >> 1) as usize]
     }
 
-    /// `V(side)` of the module documentation, in points times 6 (sixths of the die).
+    /// The worth of `side`'s cube `k` on `sq` (in sixths): its piece and distance value times
+    /// its selection sixths, less the capture risk from the enemy cubes that can step there.
     /// `sixths` and `enemy` are the selection sixths of `side` and of its opponent.
-    fn side_value(&self, board: &Board, side: Side, sixths: &[u8; CUBES + 1], enemy: &[u8; CUBES + 1]) -> i32 {
+    #[inline(always)]
+    fn cube_worth(
+        &self,
+        board: &Board,
+        me: usize,
+        k: usize,
+        sq: u8,
+        sixths: &[u8; CUBES + 1],
+        enemy: &[u8; CUBES + 1],
+    ) -> i32 {
+        self.cube_worth_with(|f| board.code_at(f), me, k, sq, sixths, enemy)
+    }
+
+    /// [`Self::cube_worth`] reading the squares through `code_at`, so that a step can be
+    /// scored on the board as it would be after the step without playing it.
+    #[inline(always)]
+    fn cube_worth_with(
+        &self,
+        code_at: impl Fn(usize) -> u8,
+        me: usize,
+        k: usize,
+        sq: u8,
+        sixths: &[u8; CUBES + 1],
+        enemy: &[u8; CUBES + 1],
+    ) -> i32 {
+        let worth = self.piece6 + self.value[me][sq as usize] * sixths[k] as i32;
+        // Enemy cubes one of whose steps lands here: the chance the die lets one move.
+        let (n, from) = &ATTACKERS[me][sq as usize];
+        let mut at_risk = 0;
+        for &f in &from[..*n as usize] {
+            let code = code_at(f as usize);
+            if code != 0 && (code > CUBES as u8) == (me == 0) {
+                let j = if me == 0 { code - CUBES as u8 } else { code };
+                at_risk = at_risk.max(enemy[j as usize] as i32);
+            }
+        }
+        worth - worth * at_risk * self.hit / (100 * 6)
+    }
+
+    /// `V(side)` of the module documentation, in points times 6 (sixths of the die), and the
+    /// worth of each cube (0 for removed ones).
+    fn side_worths(
+        &self,
+        board: &Board,
+        side: Side,
+        sixths: &[u8; CUBES + 1],
+        enemy: &[u8; CUBES + 1],
+    ) -> (i32, [i32; CUBES + 1]) {
         let me = side.index();
+        let mut worths = [0; CUBES + 1];
         let mut total = 0;
-        for k in 1..=CUBES {
+        for (k, worth) in worths.iter_mut().enumerate().skip(1) {
             let sq = board.square_of(side, k as u8);
-            if sq == GONE {
+            if sq != GONE {
+                *worth = self.cube_worth(board, me, k, sq, sixths, enemy);
+                total += *worth;
+            }
+        }
+        (total, worths)
+    }
+
+    fn side_value(&self, board: &Board, side: Side, sixths: &[u8; CUBES + 1], enemy: &[u8; CUBES + 1]) -> i32 {
+        self.side_worths(board, side, sixths, enemy).0
+    }
+
+    /// The scores of `steps` (steps of the side to move, on one roll) for the mover: what
+    /// `-score` gives after each step, exactly, but with only the terms a step changes worked
+    /// out again. A step that takes no cube leaves both sides' selection sixths as they are,
+    /// so it changes the worth of the moved cube and the capture risk of the enemy cubes its
+    /// old and new squares attack, nothing else; a capture changes a side's sixths and is
+    /// scored in full. This is what the playouts' pruning spends its time on.
+    pub fn step_scores(&self, board: &mut Board, steps: &[Move], out: &mut [i32]) {
+        let me = board.to_move();
+        let (m, o) = (me.index(), me.other().index());
+        let mine = Self::selection_sixths(board, me);
+        let theirs = Self::selection_sixths(board, me.other());
+        let (a0, my_worths) = self.side_worths(board, me, &mine, &theirs);
+        let (t0, their_worths) = self.side_worths(board, me.other(), &theirs, &mine);
+        for (i, &step) in steps.iter().enumerate() {
+            let (from, to) = (step.from(), step.to());
+            if board.code_at(to as usize) != 0 {
+                let u = board.play(step);
+                out[i] = -self.score(board);
+                board.undo(u);
                 continue;
             }
-            let mut worth = self.piece6 + self.value[me][sq as usize] * sixths[k] as i32;
-            // Enemy cubes one of whose steps lands here: the chance the die lets one move.
-            let (n, from) = &ATTACKERS[me][sq as usize];
-            let mut at_risk = 0;
-            for &f in &from[..*n as usize] {
-                let code = board.code_at(f as usize);
-                if code != 0 && (code > CUBES as u8) == (me == 0) {
-                    let j = if me == 0 { code - CUBES as u8 } else { code };
-                    at_risk = at_risk.max(enemy[j as usize] as i32);
+            let code = board.code_at(from as usize);
+            let k = if m == 0 { code } else { code - CUBES as u8 } as usize;
+            // The board after the step, read without playing it.
+            let after = |sq: usize| match sq {
+                _ if sq == from as usize => 0,
+                _ if sq == to as usize => code,
+                _ => board.code_at(sq),
+            };
+            let a = a0 - my_worths[k] + self.cube_worth_with(after, m, k, to, &mine, &theirs);
+            let mut t = t0;
+            // Enemy cubes on the squares the cube attacked from `from` and attacks from `to`.
+            let (mut seen, (nf, sf), (nt, st)) = (0u32, &MY_STEPS[m][from as usize], &MY_STEPS[m][to as usize]);
+            for &x in sf[..*nf as usize].iter().chain(&st[..*nt as usize]) {
+                if seen & (1 << x) != 0 {
+                    continue;
+                }
+                seen |= 1 << x;
+                let c = after(x as usize);
+                if c != 0 && (c > CUBES as u8) == (m == 0) {
+                    let j = if m == 0 { c - CUBES as u8 } else { c } as usize;
+                    t += self.cube_worth_with(after, o, j, x, &theirs, &mine) - their_worths[j];
                 }
             }
-            worth -= worth * at_risk * self.hit / (100 * 6);
-            total += worth;
+            // After the step the opponent is to move: score = attack% V(them) - threat% V(us).
+            out[i] = -((self.attack * t - self.threat * a) / 600);
         }
-        total
     }
 
     /// The score for the side to move (points; see the module documentation).
@@ -222,8 +316,7 @@ impl Evaluate<Board> for HybridEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::Position;
-    use crate::games::einstein::board::{Move, Phase};
+    use crate::games::einstein::board::Phase;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -303,6 +396,41 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn step_scores_equal_scores_after_each_step() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut checked = 0;
+        for t in 0..5 {
+            let weights = if t == 0 {
+                EINSTEIN_HYBRID.defaults()
+            } else {
+                let values = EINSTEIN_HYBRID.specs.iter().map(|s| rng.random_range(s.min..=s.max)).collect();
+                Weights::from_values(&EINSTEIN_HYBRID, values).unwrap()
+            };
+            let eval = HybridEval::new(&weights);
+            for _ in 0..200 {
+                let mut b = Board::start();
+                b.play(Move::setup(rng.random_range(0..720)));
+                b.play(Move::setup(rng.random_range(0..720)));
+                let mut moves = Vec::new();
+                while !b.status().is_over() {
+                    b.roll(rng.random_range(1..=6));
+                    b.legal_moves(&mut moves);
+                    let mut fast = [0; 8];
+                    eval.step_scores(&mut b, &moves, &mut fast);
+                    for (i, &m) in moves.iter().enumerate() {
+                        let u = b.play(m);
+                        assert_eq!(fast[i], -eval.score(&b), "step {i} of {moves:?}");
+                        b.undo(u);
+                        checked += 1;
+                    }
+                    b.play(moves[rng.random_range(0..moves.len())]);
+                }
+            }
+        }
+        assert!(checked > 20_000, "{checked}");
     }
 
     #[test]

@@ -138,11 +138,7 @@ pub fn kept_steps(eval: &HybridEval, board: &mut Board, moves: &[Move], keep: &m
         return 1;
     }
     let mut scores = [0i32; 8];
-    for (i, &m) in moves.iter().enumerate() {
-        let u = board.play(m);
-        scores[i] = -eval.score(board);
-        board.undo(u);
-    }
+    eval.step_scores(board, moves, &mut scores);
     let best = scores[..moves.len()].iter().copied().max().unwrap_or(0);
     let floor = best.saturating_sub(eval.prune);
     let mut kept = 0;
@@ -503,6 +499,8 @@ mod tests {
     use crate::games::einstein::eval::EINSTEIN_HYBRID;
     use crate::games::einstein::notation::parse_move;
 
+    const ALL: [Variant; 5] = [Variant::Plain, Variant::Hybrid, Variant::Tree, Variant::Paper, Variant::PaperPlain];
+
     fn board(moves: &[&str]) -> Board {
         let mut b = Board::start();
         for t in moves {
@@ -515,12 +513,12 @@ mod tests {
         b
     }
 
-    fn run(kind: SearchKind, policy: Policy, b: &Board, limits: Limits, seed: u64) -> SearchResult<Move> {
+    fn run(kind: SearchKind, variant: Variant, b: &Board, limits: Limits, seed: u64) -> SearchResult<Move> {
         let eval = HybridEval::new(&EINSTEIN_HYBRID.defaults());
         let settings = EngineSettings { search: kind, ..EngineSettings::default() };
         let mut clock = Clock::unlimited();
         clock.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        search(&mut Searcher::new(policy), &eval, b, &settings, &limits, &mut clock, seed)
+        search(&mut Searcher::new(variant), &eval, b, &settings, &limits, &mut clock, seed)
     }
 
     #[test]
@@ -533,9 +531,9 @@ mod tests {
         b.legal_moves(&mut moves);
         assert_eq!(moves.len(), 3);
         for kind in [SearchKind::Mcts, SearchKind::Pvs] {
-            for policy in [Policy::Random, Policy::Hybrid] {
-                let r = run(kind, policy, &b, Limits::nodes(300), 1);
-                assert_eq!(r.best, Move::step(5, 18, 24), "{kind:?} {policy:?}");
+            for variant in ALL {
+                let r = run(kind, variant, &b, Limits::nodes(300), 1);
+                assert_eq!(r.best, Move::step(5, 18, 24), "{kind:?} {variant:?}");
             }
         }
     }
@@ -545,9 +543,11 @@ mod tests {
         let mut b = board(&["351624", "246135"]);
         b.roll(4);
         for kind in [SearchKind::Mcts, SearchKind::Pvs] {
-            let a = run(kind, Policy::Hybrid, &b, Limits::nodes(2000), 7);
-            let c = run(kind, Policy::Hybrid, &b, Limits::nodes(2000), 7);
-            assert_eq!(a, c);
+            for variant in ALL {
+                let a = run(kind, variant, &b, Limits::nodes(2000), 7);
+                let c = run(kind, variant, &b, Limits::nodes(2000), 7);
+                assert_eq!(a, c);
+            }
         }
     }
 }
