@@ -124,8 +124,15 @@ fn reward_for(status: Status, side: Side) -> f64 {
 
 /// The steps of a roll the evaluation keeps: a winning step alone if there is one (the
 /// corner, or the enemy's last cube), else the steps scoring at most `prune` below the best.
-/// Marks them in `keep` and returns how many there are.
-pub fn kept_steps(eval: &HybridEval, board: &mut Board, moves: &[Move], keep: &mut [bool; 8]) -> usize {
+/// Marks them in `keep`, writes the steps' scores in `scores` (a win scores [`MATE`]) and returns
+/// how many are kept.
+pub fn kept_steps(
+    eval: &HybridEval,
+    board: &mut Board,
+    moves: &[Move],
+    keep: &mut [bool; 8],
+    scores: &mut [i32; 8],
+) -> usize {
     // A win is seen on the step itself, without playing it: most rolls have none, and the
     // evaluations below are the whole cost of the pruning.
     let me = board.to_move();
@@ -135,10 +142,11 @@ pub fn kept_steps(eval: &HybridEval, board: &mut Board, moves: &[Move], keep: &m
         for (i, k) in keep[..moves.len()].iter_mut().enumerate() {
             *k = i == w;
         }
+        scores[..moves.len()].fill(0);
+        scores[w] = MATE;
         return 1;
     }
-    let mut scores = [0i32; 8];
-    eval.step_scores(board, moves, &mut scores);
+    eval.step_scores(board, moves, scores);
     let best = scores[..moves.len()].iter().copied().max().unwrap_or(0);
     let floor = best.saturating_sub(eval.prune);
     let mut kept = 0;
@@ -159,10 +167,15 @@ pub fn policy_step(policy: Policy, eval: &HybridEval, board: &mut Board, moves: 
         Policy::Random => moves[rng.random_range(0..moves.len())],
         Policy::Hybrid => {
             let mut keep = [false; 8];
-            let kept = kept_steps(eval, board, moves, &mut keep);
+            let mut scores = [0i32; 8];
+            let kept = kept_steps(eval, board, moves, &mut keep, &mut scores);
             if kept == 1 {
-                // The only candidate (a win, or one step far above the rest): no draw.
-                return moves[keep.iter().position(|&k| k).expect("one step is kept")];
+                let i = keep.iter().position(|&k| k).expect("one step is kept");
+                // A win is taken without a draw; a lone step that is not a win still draws
+                // (from one), as the playouts always have, so that their games stay the same.
+                if scores[i] == MATE {
+                    return moves[i];
+                }
             }
             let mut pick = rng.random_range(0..kept);
             for (i, &k) in keep[..moves.len()].iter().enumerate() {
@@ -332,7 +345,7 @@ fn expand_roll_node(s: &mut Searcher, eval: &HybridEval, board: &mut Board, node
     board.steps_for(die, &mut s.moves);
     let mut keep = [true; 8];
     if s.variant.prunes_steps() && s.moves.len() > 1 {
-        kept_steps(eval, board, &s.moves, &mut keep);
+        kept_steps(eval, board, &s.moves, &mut keep, &mut [0; 8]);
     }
     let first = s.nodes.len() as u32;
     for i in 0..s.moves.len() {
@@ -361,7 +374,7 @@ fn flat(
     board.steps_for(die, &mut steps);
     let mut keep = [true; 8];
     if s.variant.prunes_steps() && steps.len() > 1 {
-        kept_steps(eval, &mut board, &steps, &mut keep);
+        kept_steps(eval, &mut board, &steps, &mut keep, &mut [0; 8]);
     }
     let candidates: Vec<Move> = steps.iter().zip(keep).filter(|(_, k)| *k).map(|(&m, _)| m).collect();
     let per_step = limits.nodes.or_else(|| playout_budget(limits)).unwrap_or(u64::MAX);
