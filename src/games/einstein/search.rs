@@ -552,6 +552,33 @@ mod tests {
     }
 
     #[test]
+    fn the_papers_budget_is_per_root_step_and_pruned_steps_get_none() {
+        let eval = HybridEval::new(&EINSTEIN_HYBRID.defaults());
+        let settings = EngineSettings { search: SearchKind::Mcts, ..EngineSettings::default() };
+        let playouts = |variant: Variant, b: &Board| {
+            let mut clock = Clock::unlimited();
+            clock.node_limit = 100;
+            search(&mut Searcher::new(variant), &eval, b, &settings, &Limits::nodes(100), &mut clock, 1);
+            clock.nodes
+        };
+        let mut pruned = 0;
+        for text in crate::games::einstein::EINSTEIN_BENCH {
+            let moves: Vec<&str> = text.split_whitespace().collect();
+            let mut b = board(&moves[..moves.len() - 1]);
+            b.roll(moves[moves.len() - 1][1..].parse().unwrap());
+            let mut steps = Vec::new();
+            b.legal_moves(&mut steps);
+            let kept = kept_steps(&eval, &mut b, &steps, &mut [false; 8], &mut [0; 8]);
+            assert_eq!(playouts(Variant::PaperPlain, &b), 100 * steps.len() as u64, "{text}");
+            assert_eq!(playouts(Variant::Paper, &b), 100 * kept as u64, "{text}");
+            // UCT's budget is per move, whatever it prunes.
+            assert_eq!(playouts(Variant::Tree, &b), 100, "{text}");
+            pruned += steps.len() - kept;
+        }
+        assert!(pruned > 0, "the evaluation prunes some root step of the bench positions");
+    }
+
+    #[test]
     fn searches_with_node_budgets_are_deterministic() {
         let mut b = board(&["351624", "246135"]);
         b.roll(4);
