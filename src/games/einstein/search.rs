@@ -348,10 +348,8 @@ fn expand_roll_node(s: &mut Searcher, eval: &HybridEval, board: &mut Board, node
         kept_steps(eval, board, &s.moves, &mut keep, &mut [0; 8]);
     }
     let first = s.nodes.len() as u32;
-    for i in 0..s.moves.len() {
-        if keep[i] {
-            s.nodes.push(Node::new(s.moves[i]));
-        }
+    for (&m, _) in s.moves.iter().zip(keep).filter(|(_, k)| *k) {
+        s.nodes.push(Node::new(m));
     }
     s.nodes[node].first = first;
     s.nodes[node].children = (s.nodes.len() - first as usize) as u8;
