@@ -43,7 +43,7 @@ pub struct Einstein;
 
 /// EinStein's evaluations: the hybrid evaluation, and `plain`, which reads the same table
 /// but plays random playouts (the paper's plain MCTS; its expectimax uses the table).
-pub static EINSTEIN_EVALUATIONS: [Evaluation; 5] = [
+pub static EINSTEIN_EVALUATIONS: [Evaluation; 6] = [
     Evaluation {
         name: "hybrid",
         schema: &EINSTEIN_HYBRID,
@@ -73,6 +73,12 @@ pub static EINSTEIN_EVALUATIONS: [Evaluation; 5] = [
         schema: &EINSTEIN_HYBRID,
         doc: "the paper's plain Monte Carlo: --nodes random playouts per root step",
         tunable: false,
+    },
+    Evaluation {
+        name: "paper-root",
+        schema: &EINSTEIN_HYBRID,
+        doc: "the paper's Monte Carlo pruning the root steps only: --nodes random playouts per root step kept",
+        tunable: true,
     },
 ];
 

@@ -51,6 +51,9 @@ pub enum Variant {
     Paper,
     /// `paper-plain`: `nodes` random playouts for every step of the root.
     PaperPlain,
+    /// `paper-root`: `nodes` random playouts for each step of the root that the evaluation
+    /// does not prune (the evaluation at the root only).
+    PaperRoot,
 }
 
 impl Variant {
@@ -61,6 +64,7 @@ impl Variant {
             Some("tree") => Variant::Tree,
             Some("paper") => Variant::Paper,
             Some("paper-plain") => Variant::PaperPlain,
+            Some("paper-root") => Variant::PaperRoot,
             _ => Variant::Hybrid,
         }
     }
@@ -69,13 +73,18 @@ impl Variant {
     pub fn policy(self) -> Policy {
         match self {
             Variant::Hybrid | Variant::Paper => Policy::Hybrid,
-            Variant::Plain | Variant::Tree | Variant::PaperPlain => Policy::Random,
+            Variant::Plain | Variant::Tree | Variant::PaperPlain | Variant::PaperRoot => Policy::Random,
         }
     }
 
     /// Whether decision nodes drop the steps the evaluation prunes.
     fn prunes_steps(self) -> bool {
-        matches!(self, Variant::Tree | Variant::Paper)
+        matches!(self, Variant::Tree | Variant::Paper | Variant::PaperRoot)
+    }
+
+    /// Whether the search is the paper's flat Monte Carlo (a budget per root step).
+    fn flat(self) -> bool {
+        matches!(self, Variant::Paper | Variant::PaperPlain | Variant::PaperRoot)
     }
 }
 
@@ -242,9 +251,7 @@ pub fn search(
         Phase::Roll => none,
         Phase::Move(_) if pos.status().is_over() => none,
         Phase::Move(_) => match settings.search {
-            SearchKind::Mcts if matches!(searcher.variant, Variant::Paper | Variant::PaperPlain) => {
-                flat(searcher, eval, pos, limits, clock, &mut rng)
-            }
+            SearchKind::Mcts if searcher.variant.flat() => flat(searcher, eval, pos, limits, clock, &mut rng),
             SearchKind::Mcts => uct(searcher, eval, pos, settings.uct_c, limits, clock, &mut rng),
             SearchKind::Pvs | SearchKind::Alphabeta => expectimax(eval, pos, limits, clock),
         },
@@ -510,7 +517,8 @@ mod tests {
     use crate::games::einstein::eval::EINSTEIN_HYBRID;
     use crate::games::einstein::notation::parse_move;
 
-    const ALL: [Variant; 5] = [Variant::Plain, Variant::Hybrid, Variant::Tree, Variant::Paper, Variant::PaperPlain];
+    const ALL: [Variant; 6] =
+        [Variant::Plain, Variant::Hybrid, Variant::Tree, Variant::Paper, Variant::PaperPlain, Variant::PaperRoot];
 
     fn board(moves: &[&str]) -> Board {
         let mut b = Board::start();
@@ -569,6 +577,7 @@ mod tests {
             let kept = kept_steps(&eval, &mut b, &steps, &mut [false; 8], &mut [0; 8]);
             assert_eq!(playouts(Variant::PaperPlain, &b), 100 * steps.len() as u64, "{text}");
             assert_eq!(playouts(Variant::Paper, &b), 100 * kept as u64, "{text}");
+            assert_eq!(playouts(Variant::PaperRoot, &b), 100 * kept as u64, "{text}");
             // UCT's budget is per move, whatever it prunes.
             assert_eq!(playouts(Variant::Tree, &b), 100, "{text}");
             pruned += steps.len() - kept;
