@@ -20,6 +20,13 @@
 //! The MCTS uses the evaluation in its playouts to prune clearly bad moves: a move scoring
 //! more than `prune` below the best move of the roll is not played (a winning move is always
 //! taken). The weights are a table the GA tunes like any other.
+//!
+//! That pruning is the whole cost of a hybrid playout (every step of every roll is scored), so
+//! the evaluation is built for it: the terms that depend only on the table are folded into
+//! tables when it is read, the selection probabilities are looked up by the side's set of
+//! cubes left, and [`HybridEval::step_scores`] scores a roll's steps by what each one changes
+//! without playing it. Nothing allocates. The scores equal the formula above exactly (the
+//! tests below check both against a plain reading of it).
 
 use crate::core::game::{Evaluate, Position, Side};
 use crate::core::weights::{Schema, WeightSpec, Weights};
