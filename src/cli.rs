@@ -656,7 +656,7 @@ pub enum Paper {
     /// Li Xuejun 2015: local (incremental) vs global road scanning.
     Li2015,
     /// Song Yingjian 2022: hybrid-evaluation MCTS vs plain MCTS in EinStein würfelt nicht,
-    /// 5000 playouts per move, dice-paired games.
+    /// 5000 playouts, dice-paired games, in evotune's UCT and in the paper's flat Monte Carlo.
     Song2022,
 }
 

@@ -283,6 +283,17 @@ impl Board {
         }
     }
 
+    /// The raw cell code of a square: 0 empty, `k` red cube k, `6 + k` blue cube k.
+    pub fn code_at(&self, sq: usize) -> u8 {
+        self.cells[sq]
+    }
+
+    /// Whether a cube of `side`'s opponent stands on `sq`.
+    pub fn holds_enemy_of(&self, side: Side, sq: u8) -> bool {
+        let code = self.cells[sq as usize];
+        code != 0 && (code > CUBES as u8) == (side == Side::First)
+    }
+
     /// The square of a side's cube `k` (1..=6), or [`GONE`].
     pub fn square_of(&self, side: Side, k: u8) -> u8 {
         self.at[side.index()][k as usize]

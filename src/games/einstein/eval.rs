@@ -20,10 +20,17 @@
 //! The MCTS uses the evaluation in its playouts to prune clearly bad moves: a move scoring
 //! more than `prune` below the best move of the roll is not played (a winning move is always
 //! taken). The weights are a table the GA tunes like any other.
+//!
+//! That pruning is the whole cost of a hybrid playout (every step of every roll is scored), so
+//! the evaluation is built for it: the terms that depend only on the table are folded into
+//! tables when it is read, the selection probabilities are looked up by the side's set of
+//! cubes left, and [`HybridEval::step_scores`] scores a roll's steps by what each one changes
+//! without playing it. Nothing allocates. The scores equal the formula above exactly (the
+//! tests below check both against a plain reading of it).
 
-use crate::core::game::{Evaluate, Side};
+use crate::core::game::{Evaluate, Position, Side};
 use crate::core::weights::{Schema, WeightSpec, Weights};
-use crate::games::einstein::board::{Board, CUBES, GONE, SIDE, TARGET};
+use crate::games::einstein::board::{Board, Move, CUBES, GONE, SIDE, SQUARES, TARGET};
 
 /// The weights of [`HybridEval`], in schema order.
 pub static EINSTEIN_HYBRID: Schema = Schema {
@@ -61,13 +68,87 @@ mod w {
     pub const PRUNE: usize = 9;
 }
 
-/// The hybrid evaluation of one weight table.
+/// Sixths of the die that let a side move each cube, by the side's alive mask (bits 1..=6,
+/// shifted down by one): `SIXTHS[mask >> 1][k]`. A cube's share is its own face plus the
+/// faces of removed cubes for which it is the nearest left above or below. Precomputed, so a
+/// playout's evaluations never walk the die faces.
+static SIXTHS: [[u8; CUBES + 1]; 64] = make_sixths();
+
+const fn make_sixths() -> [[u8; CUBES + 1]; 64] {
+    let mut table = [[0u8; CUBES + 1]; 64];
+    let mut m = 0;
+    while m < 64 {
+        let alive = (m as u8) << 1;
+        let mut face = 1;
+        while face <= CUBES {
+            if alive & (1 << face) != 0 {
+                table[m][face] += 1;
+            } else {
+                let mut below = face - 1;
+                while below >= 1 && alive & (1 << below) == 0 {
+                    below -= 1;
+                }
+                if below >= 1 {
+                    table[m][below] += 1;
+                }
+                let mut above = face + 1;
+                while above <= CUBES && alive & (1 << above) == 0 {
+                    above += 1;
+                }
+                if above <= CUBES {
+                    table[m][above] += 1;
+                }
+            }
+            face += 1;
+        }
+        m += 1;
+    }
+    table
+}
+
+/// Per side and square, the squares a cube of the side there steps to (the squares it
+/// attacks): the same squares as [`ATTACKERS`] of the side, read the other way.
+static MY_STEPS: &[[(u8, [u8; 3]); SQUARES]; 2] = &ATTACKERS;
+
+/// Per side and square, the squares from which an enemy cube steps onto it (the reverse of
+/// the side's own steps), as a count and up to three squares.
+static ATTACKERS: [[(u8, [u8; 3]); SQUARES]; 2] = make_attackers();
+
+const fn make_attackers() -> [[(u8, [u8; 3]); SQUARES]; 2] {
+    // Red steps right, down, down-right: a blue cube there steps back left, up, up-left.
+    const DIRS: [[(i32, i32); 3]; 2] = [[(0, 1), (1, 0), (1, 1)], [(0, -1), (-1, 0), (-1, -1)]];
+    let mut table = [[(0u8, [0u8; 3]); SQUARES]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            let (r, c) = ((sq / SIDE) as i32, (sq % SIDE) as i32);
+            let mut d = 0;
+            while d < 3 {
+                let (nr, nc) = (r + DIRS[side][d].0, c + DIRS[side][d].1);
+                if nr >= 0 && nr < SIDE as i32 && nc >= 0 && nc < SIDE as i32 {
+                    let n = table[side][sq].0 as usize;
+                    table[side][sq].1[n] = (nr * SIDE as i32 + nc) as u8;
+                    table[side][sq].0 += 1;
+                }
+                d += 1;
+            }
+            sq += 1;
+        }
+        side += 1;
+    }
+    table
+}
+
+/// The hybrid evaluation of one weight table, with the distance and edge terms folded into a
+/// value per side and square when the table is read.
 #[derive(Clone, Debug)]
 pub struct HybridEval {
-    piece: i32,
-    /// Value by distance 0..=4 (0: the cube is on the corner; the game is won then).
-    dist: [i32; 5],
-    edge: i32,
+    /// Six times `piece` (worths are kept in sixths of the die).
+    piece6: i32,
+    /// `dist_d + edge` of a cube of each side on each square (`dist_0`, twice `dist1`, is
+    /// never read in play: a cube on the corner has won).
+    value: [[i32; SQUARES]; 2],
     hit: i32,
     attack: i32,
     threat: i32,
@@ -79,10 +160,20 @@ impl HybridEval {
     pub fn new(weights: &Weights) -> HybridEval {
         let v = weights.values();
         let d = |i: usize| v[w::DIST1 + i];
+        let dist = [d(0) * 2, d(0), d(1), d(2), d(3)];
+        let mut value = [[0; SQUARES]; 2];
+        for (side, row) in value.iter_mut().enumerate() {
+            let target = TARGET[side] as usize;
+            let (tr, tc) = (target / SIDE, target % SIDE);
+            for (sq, cell) in row.iter_mut().enumerate() {
+                let (r, c) = (sq / SIDE, sq % SIDE);
+                let d = r.abs_diff(tr).max(c.abs_diff(tc));
+                *cell = dist[d] + if d == 2 && (r == tr || c == tc) { v[w::EDGE] } else { 0 };
+            }
+        }
         HybridEval {
-            piece: v[w::PIECE],
-            dist: [d(0) * 2, d(0), d(1), d(2), d(3)],
-            edge: v[w::EDGE],
+            piece6: 6 * v[w::PIECE],
+            value,
             hit: v[w::HIT],
             attack: v[w::ATTACK],
             threat: v[w::THREAT],
@@ -91,50 +182,125 @@ impl HybridEval {
     }
 
     /// Sixths of the die that let `side` move each cube (index 1..=6; 0 for removed cubes).
-    pub fn selection_sixths(board: &Board, side: Side) -> [i32; CUBES + 1] {
-        let mut sixths = [0; CUBES + 1];
-        for face in 1..=CUBES as u8 {
-            for k in board.movable(side, face) {
-                if k != 0 {
-                    sixths[k as usize] += 1;
-                }
-            }
-        }
-        sixths
+    pub fn selection_sixths(board: &Board, side: Side) -> [u8; CUBES + 1] {
+        SIXTHS[(board.alive(side) >> 1) as usize]
     }
 
-    /// `V(side)` of the module documentation, in points times 6 (sixths of the die).
+    /// The worth of `side`'s cube `k` on `sq` (in sixths): its piece and distance value times
+    /// its selection sixths, less the capture risk from the enemy cubes that can step there.
     /// `sixths` and `enemy` are the selection sixths of `side` and of its opponent.
-    fn side_value(&self, board: &Board, side: Side, sixths: &[i32; CUBES + 1], enemy: &[i32; CUBES + 1]) -> i32 {
+    #[inline(always)]
+    fn cube_worth(
+        &self,
+        board: &Board,
+        me: usize,
+        k: usize,
+        sq: u8,
+        sixths: &[u8; CUBES + 1],
+        enemy: &[u8; CUBES + 1],
+    ) -> i32 {
+        self.cube_worth_with(|f| board.code_at(f), me, k, sq, sixths, enemy)
+    }
+
+    /// [`Self::cube_worth`] reading the squares through `code_at`, so that a step can be
+    /// scored on the board as it would be after the step without playing it.
+    #[inline(always)]
+    fn cube_worth_with(
+        &self,
+        code_at: impl Fn(usize) -> u8,
+        me: usize,
+        k: usize,
+        sq: u8,
+        sixths: &[u8; CUBES + 1],
+        enemy: &[u8; CUBES + 1],
+    ) -> i32 {
+        let worth = self.piece6 + self.value[me][sq as usize] * sixths[k] as i32;
+        // Enemy cubes one of whose steps lands here: the chance the die lets one move.
+        let (n, from) = &ATTACKERS[me][sq as usize];
+        let mut at_risk = 0;
+        for &f in &from[..*n as usize] {
+            let code = code_at(f as usize);
+            if code != 0 && (code > CUBES as u8) == (me == 0) {
+                let j = if me == 0 { code - CUBES as u8 } else { code };
+                at_risk = at_risk.max(enemy[j as usize] as i32);
+            }
+        }
+        worth - worth * at_risk * self.hit / (100 * 6)
+    }
+
+    /// `V(side)` of the module documentation, in points times 6 (sixths of the die), and the
+    /// worth of each cube (0 for removed ones).
+    fn side_worths(
+        &self,
+        board: &Board,
+        side: Side,
+        sixths: &[u8; CUBES + 1],
+        enemy: &[u8; CUBES + 1],
+    ) -> (i32, [i32; CUBES + 1]) {
         let me = side.index();
-        let target = TARGET[me] as usize;
-        let (tr, tc) = (target / SIDE, target % SIDE);
+        let mut worths = [0; CUBES + 1];
         let mut total = 0;
-        for k in 1..=CUBES as u8 {
-            let sq = board.square_of(side, k);
-            if sq == GONE {
+        for (k, worth) in worths.iter_mut().enumerate().skip(1) {
+            let sq = board.square_of(side, k as u8);
+            if sq != GONE {
+                *worth = self.cube_worth(board, me, k, sq, sixths, enemy);
+                total += *worth;
+            }
+        }
+        (total, worths)
+    }
+
+    fn side_value(&self, board: &Board, side: Side, sixths: &[u8; CUBES + 1], enemy: &[u8; CUBES + 1]) -> i32 {
+        self.side_worths(board, side, sixths, enemy).0
+    }
+
+    /// The scores of `steps` (steps of the side to move, on one roll) for the mover: what
+    /// `-score` gives after each step, exactly, but with only the terms a step changes worked
+    /// out again. A step that takes no cube leaves both sides' selection sixths as they are,
+    /// so it changes the worth of the moved cube and the capture risk of the enemy cubes its
+    /// old and new squares attack, nothing else; a capture changes a side's sixths and is
+    /// scored in full. This is what the playouts' pruning spends its time on.
+    pub fn step_scores(&self, board: &mut Board, steps: &[Move], out: &mut [i32]) {
+        let me = board.to_move();
+        let (m, o) = (me.index(), me.other().index());
+        let mine = Self::selection_sixths(board, me);
+        let theirs = Self::selection_sixths(board, me.other());
+        let (a0, my_worths) = self.side_worths(board, me, &mine, &theirs);
+        let (t0, their_worths) = self.side_worths(board, me.other(), &theirs, &mine);
+        for (i, &step) in steps.iter().enumerate() {
+            let (from, to) = (step.from(), step.to());
+            if board.code_at(to as usize) != 0 {
+                let u = board.play(step);
+                out[i] = -self.score(board);
+                board.undo(u);
                 continue;
             }
-            let (r, c) = (sq as usize / SIDE, sq as usize % SIDE);
-            let d = r.abs_diff(tr).max(c.abs_diff(tc));
-            let mut value = self.dist[d];
-            if d == 2 && (r == tr || c == tc) {
-                value += self.edge;
+            let code = board.code_at(from as usize);
+            let k = if m == 0 { code } else { code - CUBES as u8 } as usize;
+            // The board after the step, read without playing it.
+            let after = |sq: usize| match sq {
+                _ if sq == from as usize => 0,
+                _ if sq == to as usize => code,
+                _ => board.code_at(sq),
+            };
+            let a = a0 - my_worths[k] + self.cube_worth_with(after, m, k, to, &mine, &theirs);
+            let mut t = t0;
+            // Enemy cubes on the squares the cube attacked from `from` and attacks from `to`.
+            let (mut seen, (nf, sf), (nt, st)) = (0u32, &MY_STEPS[m][from as usize], &MY_STEPS[m][to as usize]);
+            for &x in sf[..*nf as usize].iter().chain(&st[..*nt as usize]) {
+                if seen & (1 << x) != 0 {
+                    continue;
+                }
+                seen |= 1 << x;
+                let c = after(x as usize);
+                if c != 0 && (c > CUBES as u8) == (m == 0) {
+                    let j = if m == 0 { c - CUBES as u8 } else { c } as usize;
+                    t += self.cube_worth_with(after, o, j, x, &theirs, &mine) - their_worths[j];
+                }
             }
-            let mut worth = 6 * self.piece + value * sixths[k as usize];
-            // Enemy cubes one of whose steps lands here: the chance the die lets one move.
-            let at_risk: i32 = Board::steps_from(side, sq)
-                .filter_map(|n| match board.at(n as usize) {
-                    // An enemy step from n onto sq is the reverse of one of our steps from sq.
-                    Some((owner, j)) if owner != side => Some(enemy[j as usize]),
-                    _ => None,
-                })
-                .max()
-                .unwrap_or(0);
-            worth -= worth * at_risk * self.hit / (100 * 6);
-            total += worth;
+            // After the step the opponent is to move: score = attack% V(them) - threat% V(us).
+            out[i] = -((self.attack * t - self.threat * a) / 600);
         }
-        total
     }
 
     /// The score for the side to move (points; see the module documentation).
@@ -151,5 +317,136 @@ impl HybridEval {
 impl Evaluate<Board> for HybridEval {
     fn evaluate(&self, pos: &Board) -> i32 {
         self.score(pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::einstein::board::Phase;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The evaluation as the module documentation states it, square by square and face by
+    /// face, without tables: what the fast version must equal.
+    fn reference(weights: &Weights, board: &Board) -> i32 {
+        let v = weights.values();
+        let dist = [2 * v[w::DIST1], v[w::DIST1], v[w::DIST1 + 1], v[w::DIST1 + 2], v[w::DIST1 + 3]];
+        let sixths = |side: Side| {
+            let mut s = [0i32; CUBES + 1];
+            for face in 1..=CUBES as u8 {
+                for k in board.movable(side, face) {
+                    if k != 0 {
+                        s[k as usize] += 1;
+                    }
+                }
+            }
+            s
+        };
+        let side_value = |side: Side| {
+            let (mine, enemy) = (sixths(side), sixths(side.other()));
+            let target = TARGET[side.index()] as usize;
+            let (tr, tc) = (target / SIDE, target % SIDE);
+            let mut total = 0;
+            for k in 1..=CUBES as u8 {
+                let sq = board.square_of(side, k);
+                if sq == GONE {
+                    continue;
+                }
+                let (r, c) = (sq as usize / SIDE, sq as usize % SIDE);
+                let d = r.abs_diff(tr).max(c.abs_diff(tc));
+                let mut value = dist[d];
+                if d == 2 && (r == tr || c == tc) {
+                    value += v[w::EDGE];
+                }
+                let mut worth = 6 * v[w::PIECE] + value * mine[k as usize];
+                let at_risk = Board::steps_from(side, sq)
+                    .filter_map(|n| match board.at(n as usize) {
+                        Some((owner, j)) if owner != side => Some(enemy[j as usize]),
+                        _ => None,
+                    })
+                    .max()
+                    .unwrap_or(0);
+                worth -= worth * at_risk * v[w::HIT] / 600;
+                total += worth;
+            }
+            total
+        };
+        let me = board.to_move();
+        (v[w::ATTACK] * side_value(me) - v[w::THREAT] * side_value(me.other())) / 600
+    }
+
+    #[test]
+    fn tables_equal_the_stated_evaluation_on_random_games() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut tables = vec![EINSTEIN_HYBRID.defaults()];
+        for _ in 0..4 {
+            let values: Vec<i32> = EINSTEIN_HYBRID.specs.iter().map(|s| rng.random_range(s.min..=s.max)).collect();
+            tables.push(Weights::from_values(&EINSTEIN_HYBRID, values).unwrap());
+        }
+        let mut checked = 0;
+        for t in &tables {
+            let eval = HybridEval::new(t);
+            for _ in 0..200 {
+                let mut b = Board::start();
+                b.play(Move::setup(rng.random_range(0..720)));
+                b.play(Move::setup(rng.random_range(0..720)));
+                let mut moves = Vec::new();
+                while !b.status().is_over() {
+                    assert_eq!(eval.score(&b), reference(t, &b));
+                    checked += 1;
+                    b.roll(rng.random_range(1..=6));
+                    b.legal_moves(&mut moves);
+                    let Phase::Move(_) = b.phase() else { unreachable!() };
+                    b.play(moves[rng.random_range(0..moves.len())]);
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn step_scores_equal_scores_after_each_step() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut checked = 0;
+        for t in 0..5 {
+            let weights = if t == 0 {
+                EINSTEIN_HYBRID.defaults()
+            } else {
+                let values = EINSTEIN_HYBRID.specs.iter().map(|s| rng.random_range(s.min..=s.max)).collect();
+                Weights::from_values(&EINSTEIN_HYBRID, values).unwrap()
+            };
+            let eval = HybridEval::new(&weights);
+            for _ in 0..200 {
+                let mut b = Board::start();
+                b.play(Move::setup(rng.random_range(0..720)));
+                b.play(Move::setup(rng.random_range(0..720)));
+                let mut moves = Vec::new();
+                while !b.status().is_over() {
+                    b.roll(rng.random_range(1..=6));
+                    b.legal_moves(&mut moves);
+                    let mut fast = [0; 8];
+                    eval.step_scores(&mut b, &moves, &mut fast);
+                    for (i, &m) in moves.iter().enumerate() {
+                        let u = b.play(m);
+                        assert_eq!(fast[i], -eval.score(&b), "step {i} of {moves:?}");
+                        b.undo(u);
+                        checked += 1;
+                    }
+                    b.play(moves[rng.random_range(0..moves.len())]);
+                }
+            }
+        }
+        assert!(checked > 20_000, "{checked}");
+    }
+
+    #[test]
+    fn selection_grows_as_neighbours_go() {
+        let all = SIXTHS[0b111111];
+        assert_eq!(all, [0, 1, 1, 1, 1, 1, 1]);
+        // Cubes 1, 4 and 6 left: 1 moves on faces 1-3, 4 on 2-5 (2, 3 and 5 offer a choice),
+        // 6 on 5 and 6.
+        assert_eq!(SIXTHS[0b101001], [0, 3, 0, 0, 4, 0, 2]);
+        assert_eq!(SIXTHS[0b000100], [0, 0, 0, 6, 0, 0, 0]);
     }
 }

@@ -35,7 +35,7 @@ use crate::games::{Frontend, ProtocolOptions};
 use crate::search::{Clock, Engine, Exact, Root, SearchResult, Searchable, MATE};
 use board::{Board, Move, Phase, SIDE, SQUARES};
 use eval::{HybridEval, EINSTEIN_HYBRID};
-use search::{Policy, Searcher};
+use search::{Searcher, Variant};
 
 /// EinStein würfelt nicht.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -43,7 +43,7 @@ pub struct Einstein;
 
 /// EinStein's evaluations: the hybrid evaluation, and `plain`, which reads the same table
 /// but plays random playouts (the paper's plain MCTS; its expectimax uses the table).
-pub static EINSTEIN_EVALUATIONS: [Evaluation; 2] = [
+pub static EINSTEIN_EVALUATIONS: [Evaluation; 6] = [
     Evaluation {
         name: "hybrid",
         schema: &EINSTEIN_HYBRID,
@@ -55,6 +55,30 @@ pub static EINSTEIN_EVALUATIONS: [Evaluation; 2] = [
         schema: &EINSTEIN_HYBRID,
         doc: "plain MCTS: random playouts (the table only scores expectimax leaves)",
         tunable: false,
+    },
+    Evaluation {
+        name: "tree",
+        schema: &EINSTEIN_HYBRID,
+        doc: "MCTS whose tree nodes keep only the steps the hybrid evaluation does not prune; random playouts",
+        tunable: true,
+    },
+    Evaluation {
+        name: "paper",
+        schema: &EINSTEIN_HYBRID,
+        doc: "the paper's Monte Carlo: --nodes playouts per root step the evaluation keeps, pruned playouts",
+        tunable: true,
+    },
+    Evaluation {
+        name: "paper-plain",
+        schema: &EINSTEIN_HYBRID,
+        doc: "the paper's plain Monte Carlo: --nodes random playouts per root step",
+        tunable: false,
+    },
+    Evaluation {
+        name: "paper-root",
+        schema: &EINSTEIN_HYBRID,
+        doc: "the paper's Monte Carlo pruning the root steps only: --nodes random playouts per root step kept",
+        tunable: true,
     },
 ];
 
@@ -162,8 +186,7 @@ impl Searchable for Einstein {
     }
 
     fn generator(&self, settings: &EngineSettings, _weights: &Weights) -> EinsteinGen {
-        let policy = if settings.eval.as_deref() == Some("plain") { Policy::Random } else { Policy::Hybrid };
-        EinsteinGen { searcher: Searcher::new(policy) }
+        EinsteinGen { searcher: Searcher::new(Variant::of(settings.eval.as_deref())) }
     }
 
     fn history_size(&self) -> usize {
