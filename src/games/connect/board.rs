@@ -281,6 +281,10 @@ pub struct Board {
     /// Per colour, a bit set of its threat roads (>= k - p own stones, no enemy stone).
     threats: [Vec<u64>; 2],
     threat_total: [u32; 2],
+    /// Per colour, bit sets of the roads one or two stones short of a threat road
+    /// (`near_threats[c][need - 1]`: k - p - need stones of c, none of the other, at least
+    /// one): where the threat-space search looks for its attacks.
+    near_threats: [[Vec<u64>; 2]; 2],
 
     hash: u64,
     history: Vec<Cell>,
@@ -297,6 +301,7 @@ impl Board {
             live: [[0; MAX_K + 1]; 2],
             threats: [vec![0; words], vec![0; words]],
             threat_total: [0, 0],
+            near_threats: std::array::from_fn(|_| std::array::from_fn(|_| vec![0; words])),
             hash: 0,
             history: Vec::with_capacity(rules.cells()),
             geo,
@@ -443,18 +448,32 @@ impl Board {
 
     /// The threat roads of c, in increasing index order.
     pub fn threat_roads(&self, c: Colour) -> impl Iterator<Item = usize> + '_ {
-        self.threats[c.index()].iter().enumerate().flat_map(|(wi, &word)| {
-            let mut w = word;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    None
-                } else {
-                    let b = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    Some(wi * 64 + b)
+        set_bits(&self.threats[c.index()])
+    }
+
+    /// The roads `need` (1 or 2) stones of c short of a threat road: k - p - need stones of c
+    /// (at least one), none of the other; in increasing index order.
+    pub fn near_threat_roads(&self, c: Colour, need: usize) -> impl Iterator<Item = usize> + '_ {
+        debug_assert!((1..=2).contains(&need));
+        set_bits(&self.near_threats[c.index()][need - 1])
+    }
+
+    /// Moves road r between the near-threat sets of a colour as its stone count goes from
+    /// `from` to `to` (no enemy stone in it, or none any more).
+    #[inline]
+    fn move_near_threat(sets: &mut [Vec<u64>; 2], level: usize, r: usize, from: usize, to: usize) {
+        let bit = 1u64 << (r % 64);
+        for (need, set) in (1..=2).zip(sets.iter_mut()) {
+            if level > need {
+                let n = level - need;
+                if from == n {
+                    set[r / 64] &= !bit;
                 }
-            })
-        })
+                if to == n {
+                    set[r / 64] |= bit;
+                }
+            }
+        }
     }
 
     /// Whether a cell has a stone within distance 2 (the search's candidate area), counted
@@ -514,6 +533,7 @@ impl Board {
                     self.threats[me][r / 64] |= 1 << (r % 64);
                     self.threat_total[me] += 1;
                 }
+                Self::move_near_threat(&mut self.near_threats[me], level, r, mine, mine + 1);
             } else if mine == 0 {
                 // The road was the opponent's; it is dead now.
                 self.live[them][theirs] -= 1;
@@ -521,6 +541,7 @@ impl Board {
                     self.threats[them][r / 64] &= !(1 << (r % 64));
                     self.threat_total[them] -= 1;
                 }
+                Self::move_near_threat(&mut self.near_threats[them], level, r, theirs, 0);
             }
             self.counts[r][me] += 1;
         }
@@ -545,12 +566,14 @@ impl Board {
                     self.threats[me][r / 64] &= !(1 << (r % 64));
                     self.threat_total[me] -= 1;
                 }
+                Self::move_near_threat(&mut self.near_threats[me], level, r, mine + 1, mine);
             } else if mine == 0 {
                 self.live[them][theirs] += 1;
                 if theirs >= level {
                     self.threats[them][r / 64] |= 1 << (r % 64);
                     self.threat_total[them] += 1;
                 }
+                Self::move_near_threat(&mut self.near_threats[them], level, r, 0, theirs);
             }
         }
     }
@@ -606,6 +629,22 @@ impl Board {
         s.push('\n');
         s
     }
+}
+
+/// The indices of the set bits of a bit set, in increasing order.
+fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(wi, &word)| {
+        let mut w = word;
+        std::iter::from_fn(move || {
+            if w == 0 {
+                None
+            } else {
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                Some(wi * 64 + b)
+            }
+        })
+    })
 }
 
 /// Why a stone cannot be placed.
@@ -671,6 +710,19 @@ mod tests {
             if seen.insert(c) && b.winner().is_none() {
                 b.play(c);
                 assert_eq!(b.live, b.live_roads_global());
+                for colour in Colour::BOTH {
+                    for need in 1..=2 {
+                        let want: Vec<usize> = (0..b.geometry().road_count())
+                            .filter(|&r| {
+                                let n = b.road_counts(r);
+                                let (mine, theirs) = (n[colour.index()] as usize, n[colour.other().index()] as usize);
+                                theirs == 0 && mine >= 1 && mine + need == b.rules().threat_level()
+                            })
+                            .collect();
+                        let have: Vec<usize> = b.near_threat_roads(colour, need).collect();
+                        assert_eq!(have, want, "{colour:?} need {need} after {} stones", b.stone_count());
+                    }
+                }
             }
         }
         while !b.is_empty() {
@@ -680,6 +732,7 @@ mod tests {
         assert_eq!(b.counts, empty.counts);
         assert_eq!(b.live, empty.live);
         assert_eq!(b.threats, empty.threats);
+        assert_eq!(b.near_threats, empty.near_threats);
         assert_eq!(b.hash, 0);
     }
 }

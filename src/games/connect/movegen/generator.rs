@@ -89,8 +89,10 @@ pub struct MoveGen {
     /// cells, candidate moves and the scored ones.
     threat_roads: Vec<(Cell, u16)>,
     threat_singles: Vec<Cell>,
-    threat_candidates: Vec<Move>,
-    threat_scored: Vec<(usize, i32, Move)>,
+    threat_candidates: Vec<u32>,
+    threat_scored: Vec<u128>,
+    /// Where each cell's roads are in `threat_roads` (empty ranges between calls).
+    threat_cell_roads: Vec<(u32, u32)>,
 }
 
 impl MoveGen {
@@ -139,6 +141,7 @@ impl MoveGen {
             threat_singles: Vec::new(),
             threat_candidates: Vec::new(),
             threat_scored: Vec::new(),
+            threat_cell_roads: vec![(0, 0); cells],
         }
     }
 
@@ -248,21 +251,20 @@ impl MoveGen {
         debug_assert_eq!(board.threat_count(me), 0, "the attacker already has a threat road");
         let turn = if me == board.to_move() { self.turn_stones(board) } else { board.rules().p as usize };
         let level = board.rules().threat_level();
-        let geo = board.geometry();
         // The roads a turn can make threats of, listed at each of their empty cells: a move's
         // threats are among the roads listed at its stones.
         let mut at_cells = std::mem::take(&mut self.threat_roads);
         at_cells.clear();
         let mut singles = std::mem::take(&mut self.threat_singles);
         singles.clear();
+        // Candidate moves as packed stones (first << 16 | second, second 0 for one stone),
+        // whose integer order is the moves' order.
         let mut moves = std::mem::take(&mut self.threat_candidates);
         moves.clear();
-        for r in 0..geo.road_count() {
-            let n = board.road_counts(r);
-            let (mine, theirs) = (n[me.index()] as usize, n[me.other().index()] as usize);
-            if theirs != 0 || mine == 0 || mine >= level || mine + turn < level {
-                continue;
-            }
+        let one_short = board.near_threat_roads(me, 1);
+        let two_short = board.near_threat_roads(me, 2).filter(|_| turn == 2 && level > 2);
+        for r in one_short.chain(two_short) {
+            let mine = board.road_counts(r)[me.index()] as usize;
             let first = at_cells.len();
             at_cells.extend(board.empty_cells_of_road(r).map(|c| (c, r as u16)));
             let empty = first..at_cells.len();
@@ -270,36 +272,49 @@ impl MoveGen {
                 singles.extend(at_cells[empty].iter().map(|&(c, _)| c));
             } else if turn == 2 && mine + 2 == level {
                 for i in empty.clone() {
-                    moves.extend(at_cells[i + 1..empty.end].iter().map(|&(b, _)| Move::pair(at_cells[i].0, b)));
+                    let a = at_cells[i].0;
+                    moves.extend(at_cells[i + 1..empty.end].iter().map(|&(b, _)| pack_pair(a, b)));
                 }
             }
         }
         at_cells.sort_unstable();
+        // Where each cell's roads are in `at_cells`, for the lookups below.
+        let mut from = 0;
+        while from < at_cells.len() {
+            let c = at_cells[from].0;
+            let to = from + at_cells[from..].iter().take_while(|&&(x, _)| x == c).count();
+            self.threat_cell_roads[c as usize] = (from as u32, to as u32);
+            from = to;
+        }
         singles.sort_unstable();
         singles.dedup();
         if turn == 1 {
-            moves.extend(singles.iter().map(|&a| Move::single(a)));
+            moves.extend(singles.iter().map(|&a| (a as u32) << 16));
         } else {
             for (i, &a) in singles.iter().enumerate() {
-                moves.extend(singles[i + 1..].iter().map(|&b| Move::pair(a, b)));
+                moves.extend(singles[i + 1..].iter().map(|&b| pack_pair(a, b)));
             }
         }
         moves.sort_unstable();
         moves.dedup();
-        let roads_at = |c: Cell| {
-            let from = at_cells.partition_point(|&(x, _)| x < c);
-            let to = from + at_cells[from..].partition_point(|&(x, _)| x == c);
-            &at_cells[from..to]
-        };
         let mut threats = std::mem::take(&mut self.threats);
         let mut scored = std::mem::take(&mut self.threat_scored);
         scored.clear();
-        for &m in &moves {
+        for &packed in &moves {
+            let m = unpack_move(packed);
             // The roads the move lifts to k - p stones: a road holding both stones is listed
             // at both and counted once, with both.
-            threats.clear();
             let stones = m.stones();
+            let roads_at = |c: Cell| {
+                let (from, to) = self.threat_cell_roads[c as usize];
+                &at_cells[from as usize..to as usize]
+            };
             let listed: [&[(Cell, u16)]; 2] = [roads_at(stones[0]), stones.get(1).map_or(&[], |&b| roads_at(b))];
+            // One road, or roads sharing a cell, can be stopped with one stone.
+            if listed[0].len() + listed[1].len() < 2 && min_blocks >= 2 {
+                continue;
+            }
+            threats.clear();
             for (i, roads) in listed.iter().enumerate() {
                 for &(_, r) in roads.iter() {
                     let in_other = listed[1 - i].iter().any(|&(_, q)| q == r);
@@ -312,18 +327,25 @@ impl MoveGen {
                     }
                 }
             }
-            // One road, or roads sharing a cell, can be stopped with one stone.
             if threats.len() < 2 && min_blocks >= 2 {
                 continue;
             }
             let need = threats.blocks_needed(turn.max(2));
             if need >= min_blocks {
                 let cheap: i32 = stones.iter().map(|&c| self.cell_score(me, c)).sum();
-                scored.push((need, cheap, m));
+                // Most blocks needed first, then the higher cheap score, then the move.
+                let rank =
+                    (u64::from(u32::MAX - need as u32) << 32) | u64::from((i32::MAX as i64 - cheap as i64) as u32);
+                scored.push((rank as u128) << 32 | packed as u128);
             }
         }
-        scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(y.1.cmp(&x.1)).then(x.2.cmp(&y.2)));
-        out.extend(scored.iter().map(|&(need, _, m)| (need, m)));
+        for &(c, _) in &at_cells {
+            self.threat_cell_roads[c as usize] = (0, 0);
+        }
+        scored.sort_unstable();
+        out.extend(
+            scored.iter().map(|&key| (u32::MAX as usize - (key >> 64) as u32 as usize, unpack_move(key as u32))),
+        );
         self.threats = threats;
         self.threat_roads = at_cells;
         self.threat_singles = singles;
@@ -612,6 +634,24 @@ impl RankedMove {
         } else {
             Move::pair(a, b)
         }
+    }
+}
+
+/// A pair of stones packed as one integer ordered like [`Move`]s: the lower stone first.
+#[inline]
+fn pack_pair(a: Cell, b: Cell) -> u32 {
+    (u32::from(a.min(b)) << 16) | u32::from(a.max(b))
+}
+
+/// The move of [`pack_pair`] (or of a single stone `a << 16`: a pair's second stone is
+/// never 0).
+#[inline]
+fn unpack_move(packed: u32) -> Move {
+    let (a, b) = ((packed >> 16) as Cell, packed as Cell);
+    if b == 0 {
+        Move::single(a)
+    } else {
+        Move::pair(a, b)
     }
 }
 
