@@ -228,7 +228,7 @@ const OPTION_KEYS: [&str; 8] =
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineOption {
     key: String,
-    value: toml::Value,
+    value: String,
 }
 
 impl std::str::FromStr for EngineOption {
@@ -242,11 +242,7 @@ impl std::str::FromStr for EngineOption {
         if !OPTION_KEYS.contains(&key) {
             return Err(format!("`{key}` is not an engine option; the options are {}", OPTION_KEYS.join(", ")));
         }
-        let value = toml::from_str::<toml::Table>(&format!("v = {}", value.trim()))
-            .ok()
-            .and_then(|mut t| t.remove("v"))
-            .ok_or_else(|| format!("`{text}`: the value is not a number (or true or false)"))?;
-        let option = EngineOption { key: key.to_string(), value };
+        let option = EngineOption { key: key.to_string(), value: value.trim().to_string() };
         let mut checked = EngineSettings::config_default();
         option.apply(&mut checked)?;
         checked.check().map_err(|e| e.replace("[engine] ", ""))?;
@@ -255,12 +251,22 @@ impl std::str::FromStr for EngineOption {
 }
 
 impl EngineOption {
-    /// Sets the option in `settings`.
+    /// Sets the option in `settings` (and nothing else: limits, search and evaluation stay).
     pub fn apply(&self, settings: &mut EngineSettings) -> Result<(), String> {
-        let bad = |e: &dyn std::fmt::Display| format!("{} = {}: {e}", self.key, self.value);
-        let mut table = toml::Table::try_from(&*settings).map_err(|e| bad(&e))?;
-        table.insert(self.key.clone(), self.value.clone());
-        *settings = table.try_into().map_err(|e: toml::de::Error| bad(&e.message()))?;
+        fn number<T: std::str::FromStr>(option: &EngineOption) -> Result<T, String> {
+            option.value.parse().map_err(|_| format!("{} = {}: not a number", option.key, option.value))
+        }
+        match self.key.as_str() {
+            "tt_mib" => settings.tt_mib = number(self)?,
+            "singles" => settings.singles = number(self)?,
+            "seconds" => settings.seconds = number(self)?,
+            "width" => settings.width = number(self)?,
+            "uct_c" => settings.uct_c = number(self)?,
+            "vcdt_depth" => settings.vcdt_depth = number(self)?,
+            "vcdt_nodes" => settings.vcdt_nodes = number(self)?,
+            "killers" => settings.killers = number(self)?,
+            other => return Err(format!("`{other}` is not an engine option")),
+        }
         Ok(())
     }
 }
@@ -355,5 +361,41 @@ impl EngineSettings {
     /// caller).
     pub fn describe(&self, eval: &str, limits: &Limits) -> String {
         format!("{} {} {}", self.search.name(), eval, limits.describe())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_engine_option_sets_its_field_and_nothing_else() {
+        let timed = EngineSettings { time_ms: Some(100), ..EngineSettings::default() };
+        let option: EngineOption = "killers=0".parse().unwrap();
+        let mut e = timed.clone();
+        option.apply(&mut e).unwrap();
+        assert_eq!(e, EngineSettings { killers: 0, ..timed.clone() });
+        // Every listed option can be set, to a value in its range.
+        for (key, value) in OPTION_KEYS.iter().zip(["8", "6", "3", "10", "0.5", "0", "100", "1"]) {
+            let option: EngineOption = format!("{key}={value}").parse().unwrap();
+            let mut e = timed.clone();
+            option.apply(&mut e).unwrap();
+            assert_ne!(e, timed, "{key}");
+            assert_eq!(e.limits(), timed.limits(), "{key} leaves the limits alone");
+        }
+    }
+
+    #[test]
+    fn bad_engine_options_are_refused_with_the_reason() {
+        for (text, says) in [
+            ("killers", "expected KEY=VALUE"),
+            ("killer=0", "not an engine option"),
+            ("depth=3", "not an engine option"),
+            ("killers=7", "between 0 and 2"),
+            ("singles=x", "not a number"),
+        ] {
+            let e = text.parse::<EngineOption>().unwrap_err();
+            assert!(e.contains(says), "{text}: {e}");
+        }
     }
 }
