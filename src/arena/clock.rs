@@ -22,13 +22,25 @@ const MOVES_TO_GO: u64 = 15;
 /// search, thread scheduling on a loaded machine).
 const SAFETY_MS: u64 = 5;
 
+/// How many times its share a move may take when its search needs it (the best move keeps
+/// changing), within a third of the time left.
+const HARD_SHARES: u64 = 3;
+
 impl TimeControl {
-    /// The time the side to move may think, given what is left on its clock: the left time
-    /// shared over [`MOVES_TO_GO`] moves plus most of the increment, never more than half of
-    /// what is left, and at least 1 ms.
+    /// The time the side to move should think, given what is left on its clock: the left
+    /// time shared over [`MOVES_TO_GO`] moves plus most of the increment, never more than
+    /// half of what is left, and at least 1 ms.
     pub fn budget(&self, left_ms: u64) -> u64 {
         let share = left_ms / MOVES_TO_GO + self.increment_ms * 3 / 4;
         share.min(left_ms / 2).saturating_sub(SAFETY_MS).max(1)
+    }
+
+    /// The move's soft target ([`budget`](Self::budget)) and its hard bound: a few shares,
+    /// never more than a third of what is left (and never less than the target).
+    pub fn move_times(&self, left_ms: u64) -> (u64, u64) {
+        let soft = self.budget(left_ms);
+        let hard = (soft * HARD_SHARES).min((left_ms / 3).saturating_sub(SAFETY_MS));
+        (soft, hard.max(soft))
     }
 }
 
@@ -93,6 +105,19 @@ mod tests {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
         assert!("x".parse::<TimeControl>().unwrap_err().contains("like `60+1`"));
+    }
+
+    #[test]
+    fn a_move_may_take_a_few_shares_but_never_a_third_of_the_clock() {
+        let tc = TimeControl { base_ms: 60_000, increment_ms: 1000 };
+        let (soft, hard) = tc.move_times(60_000);
+        assert_eq!((soft, hard), (tc.budget(60_000), 3 * tc.budget(60_000)));
+        let (soft, hard) = tc.move_times(3_000);
+        assert!(soft <= hard && hard <= 1_000, "{soft} {hard}");
+        for left in [0, 1, 10, 100, 1000, 10_000, 100_000] {
+            let (soft, hard) = tc.move_times(left);
+            assert!(soft >= 1 && soft <= hard && hard <= left.max(1), "{left}: {soft} {hard}");
+        }
     }
 
     #[test]

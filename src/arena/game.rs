@@ -189,8 +189,10 @@ pub fn play_game<G: Searchable>(
         let side = mover.index();
         let mut limits = players[side].limits();
         let budget = settings.clock.map(|tc| tc.budget(left_ms[side]));
-        if let Some(b) = budget {
-            limits.time_ms = Some(limits.time_ms.map_or(b, |t| t.min(b)));
+        if let Some(tc) = settings.clock {
+            let (soft, hard) = tc.move_times(left_ms[side]);
+            limits.time_ms = Some(limits.time_ms.map_or(hard, |t| t.min(hard)));
+            limits.soft_ms = Some(soft.min(limits.time_ms.unwrap_or(soft)));
         }
         let (best, ms) = match &mut seats[side] {
             Seat::Inside(engine) => {

@@ -22,8 +22,16 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Nodes (PVS / alpha-beta) or playouts (MCTS).
     pub nodes: Option<u64>,
-    /// Wall-clock milliseconds per move.
+    /// Wall-clock milliseconds per move: the search never takes longer. Alone (a fixed time
+    /// per move, which no later move can use) the search uses it all.
     pub time_ms: Option<u64>,
+    /// Under a game clock, where time saved is kept for later moves: the time the move should
+    /// take. Iterative deepening starts no new iteration past it, or past more of it when
+    /// the best move has just changed and less when it has stayed put (see
+    /// `search::pvs`); `time_ms` still bounds the move. Set by the arena and the engine
+    /// protocols from the clock, never by configs.
+    #[serde(skip)]
+    pub soft_ms: Option<u64>,
 }
 
 impl Limits {

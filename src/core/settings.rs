@@ -279,7 +279,7 @@ impl EngineSettings {
 
     /// The limits given (possibly none).
     pub fn limits(&self) -> Limits {
-        Limits { depth: self.depth, nodes: self.nodes, time_ms: self.time_ms }
+        Limits { depth: self.depth, nodes: self.nodes, time_ms: self.time_ms, soft_ms: None }
     }
 
     /// The limits given, or `default` when none was.

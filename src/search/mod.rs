@@ -360,14 +360,4 @@ impl<G: Searchable> Engine<G> {
     fn generate(&mut self, pos: &G::Position, depth: i32, moves: &mut Vec<MoveOf<G>>) {
         G::generate(&mut self.gen, pos, depth, moves);
     }
-
-    fn past_deadline_fraction(&self, start: Instant, fraction: f64) -> bool {
-        match self.clock.deadline {
-            Some(d) => {
-                let total = d.saturating_duration_since(start).as_secs_f64();
-                start.elapsed().as_secs_f64() >= total * fraction
-            }
-            None => false,
-        }
-    }
 }

@@ -16,6 +16,14 @@ use crate::core::settings::SearchKind;
 
 /// Root moves checked against the opponent's threat-space search, best first.
 const SAFETY_MOVES: usize = 6;
+/// The share of a move's time the main search may use when the threat-space check of the
+/// root moves follows it (that check needs the rest: it is skipped once time is up).
+const MAIN_SEARCH_SHARE: f64 = 0.85;
+/// How much longer than its soft target a move may think when its best move changed in the
+/// last iteration, and how much shorter when it has stayed put for [`STABLE_ITERATIONS`].
+const UNSTABLE_FACTOR: f64 = 1.5;
+const STABLE_FACTOR: f64 = 0.6;
+const STABLE_ITERATIONS: u32 = 3;
 
 /// Node kinds as types (PV nodes may re-search; non-PV nodes use the table's cut-offs).
 pub(crate) trait NodeKind {
@@ -85,8 +93,15 @@ impl<G: Searchable> Engine<G> {
             result.pv = vec![result.best];
             return result;
         }
+        // A timed search leaves the last part of its time to the threat-space check below.
+        let deadline = self.clock.deadline;
+        if let (Some(d), true) = (deadline, self.settings.vcdt_depth > 0) {
+            self.clock.deadline = Some(start + d.saturating_duration_since(start).mul_f64(MAIN_SEARCH_SHARE));
+        }
+        let mut stable = 0;
         for depth in 1..=max_depth {
             let (score, best) = self.search_root(board, &mut root_moves, depth as i32);
+            let changed = !best.is_none() && best != result.best;
             if !best.is_none() {
                 result.best = best;
                 result.score = score;
@@ -95,10 +110,31 @@ impl<G: Searchable> Engine<G> {
                 break;
             }
             result.depth = depth;
-            if score.abs() > MATE_BOUND || self.past_deadline_fraction(start, 0.4) {
+            if score.abs() > MATE_BOUND {
                 break;
             }
+            // Under a clock, the soft target decides whether another iteration starts; with
+            // a fixed time per move the search goes on until the time is up, since time left
+            // over is lost, and an iteration cut short still searched the best move first.
+            stable = if changed { 0 } else { stable + 1 };
+            if let Some(soft) = limits.soft_ms {
+                let factor = if changed && depth > 1 {
+                    UNSTABLE_FACTOR
+                } else if stable >= STABLE_ITERATIONS {
+                    STABLE_FACTOR
+                } else {
+                    1.0
+                };
+                if start.elapsed().as_secs_f64() * 1000.0 >= soft as f64 * factor {
+                    break;
+                }
+            }
         }
+        if self.clock.nodes < self.clock.node_limit && deadline.is_none_or(|d| Instant::now() < d) {
+            // Stopped by the main search's share of the time only: the check may go on.
+            self.clock.stopped = false;
+        }
+        self.clock.deadline = deadline;
         if self.settings.vcdt_depth > 0 && result.score.abs() <= MATE_BOUND && !self.clock.stopped {
             result.best = self.safe_root_move(board, result.best, &root_moves);
         }

@@ -34,6 +34,9 @@ use crate::search::Engine;
 const SIZE: usize = Rules::GOMOKU.width as usize;
 /// Milliseconds kept back from each move's time for reading, writing and the manager.
 const TIME_MARGIN_MS: u64 = 50;
+/// Under a match clock, the moves a move's soft target shares the time left with (a
+/// Gomoku game lasts some 20 to 40 moves a side).
+const MOVES_TO_GO: u64 = 25;
 
 /// Runs the protocol until `END` or the end of the input, both `Ok`. Errors are only those of
 /// reading the input or writing the replies.
@@ -334,7 +337,9 @@ impl Session<'_> {
     }
 
     /// The limits of the next search: the session's, with the time capped by the manager's
-    /// turn and match clocks.
+    /// turn and match clocks. With a match clock the move aims at a share of what is left
+    /// (time saved is kept) and may take up to a tenth of it; with a turn limit alone it may
+    /// use the whole turn.
     fn limits(&self) -> Limits {
         let mut limits = self.options.limits;
         let left = self.left_ms.map(|l| l / 10);
@@ -345,6 +350,9 @@ impl Session<'_> {
         if let Some(b) = budget {
             let t = b.saturating_sub(TIME_MARGIN_MS).max(1);
             limits.time_ms = Some(limits.time_ms.map_or(t, |own| own.min(t)));
+        }
+        if let (Some(left), Some(hard)) = (self.left_ms, limits.time_ms) {
+            limits.soft_ms = Some((left / MOVES_TO_GO).min(hard).max(1));
         }
         limits
     }
