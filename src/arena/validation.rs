@@ -3,7 +3,8 @@
 //!
 //! The validation suite is generated as `evotune match` generates its own (at least as many
 //! openings as pairs, `[validation] turns`, seed `[validation] opening_seed`), so the numbers
-//! can be replayed with one `evotune match` command; [`training_suite`] removes its openings
+//! can be replayed with one `evotune match` command (preceded by `evotune openings` when the
+//! turns are not the match's default); [`training_suite`] removes its openings
 //! from the training suite, so they are out of sample.
 
 use anyhow::{Context, Result};
@@ -124,8 +125,27 @@ impl ValidationConfig {
         opponent: &str,
     ) -> String {
         let e = engine;
+        let game_flag =
+            if game != crate::registry::DEFAULT_GAME { format!(" --game {game}") } else { String::new() };
+        // `evotune match` generates openings of the default number of turns only; a suite of
+        // other turns is written first by `evotune openings` with the generator settings of
+        // `openings` (its `--top` default differs from the match's), then played from the file.
+        let defaults = OpeningConfig::default();
+        let (before, openings) = if self.turns == defaults.turns {
+            (String::new(), format!("--opening-seed {}", self.opening_seed))
+        } else {
+            let file = "validation-openings.txt";
+            let write = format!(
+                "evotune openings{game_flag} --count {} --turns {} --top {} --seed {} -o {file} && ",
+                self.pairs.max(defaults.count),
+                self.turns,
+                defaults.top,
+                self.opening_seed
+            );
+            (write, format!("--openings {file}"))
+        };
         let mut cmd = format!(
-            "evotune match --a {} --b {} --pairs {} --search {} --tt-mib {} --max-turns {} --opening-seed {} --seed {}",
+            "{before}evotune match --a {} --b {} --pairs {} --search {} --tt-mib {} --max-turns {} {openings} --seed {}",
             champion.display(),
             // An outside engine's spec holds spaces and `;`: one word for the shell.
             shlex::try_quote(opponent).unwrap_or(opponent.into()),
@@ -133,12 +153,9 @@ impl ValidationConfig {
             e.search.name(),
             e.tt_mib,
             max_turns,
-            self.opening_seed,
             self.seed
         );
-        if game != crate::registry::DEFAULT_GAME {
-            cmd += &format!(" --game {game}");
-        }
+        cmd += &game_flag;
         let limits = [("--depth", e.depth.map(u64::from)), ("--nodes", e.nodes), ("--time-ms", e.time_ms)];
         for (flag, v) in limits {
             if let Some(v) = v {
@@ -187,4 +204,32 @@ pub fn training_suite(mut suite: OpeningSuite, validation: &ValidationConfig) ->
         );
     }
     Ok(suite)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn replay(turns: usize) -> String {
+        let v = ValidationConfig { pairs: 500, opening_seed: 7, turns, ..ValidationConfig::default() };
+        v.replay_command("einstein", &EngineSettings::default(), 200, std::path::Path::new("c.toml"), "defaults")
+    }
+
+    #[test]
+    fn the_replay_plays_the_validation_openings() {
+        // The match's own generator makes openings of the default turns ...
+        let cmd = replay(OpeningConfig::default().turns);
+        assert!(cmd.starts_with("evotune match --a c.toml --b defaults --pairs 500 ") && cmd.contains(" --opening-seed 7 "));
+        assert!(cmd.contains(" --game einstein"), "{cmd}");
+        // ... any other turns are written by `evotune openings` as the validation made them.
+        let cmd = replay(2);
+        assert!(
+            cmd.starts_with(
+                "evotune openings --game einstein --count 500 --turns 2 --top 16 --seed 7 -o validation-openings.txt && \
+                 evotune match --a c.toml "
+            ),
+            "{cmd}"
+        );
+        assert!(cmd.contains(" --openings validation-openings.txt ") && !cmd.contains("--opening-seed"), "{cmd}");
+    }
 }

@@ -168,11 +168,17 @@ pub struct InitConfig {
     pub noise: f64,
     /// Weight files (or folders of them) for `mode = "files"`.
     pub files: Vec<PathBuf>,
+    /// Weights held at their hand-set value in every table of the run (the first generation,
+    /// children and newcomers): weights the run's engine never reads, which would otherwise
+    /// drift unselected and make the champion's table misleading under another engine.
+    /// Left out of the written config when empty, so that older runs keep their config hash.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hold: Vec<String>,
 }
 
 impl Default for InitConfig {
     fn default() -> Self {
-        InitConfig { mode: InitMode::Random, noise: 0.1, files: Vec::new() }
+        InitConfig { mode: InitMode::Random, noise: 0.1, files: Vec::new(), hold: Vec::new() }
     }
 }
 
@@ -532,6 +538,18 @@ impl EvolveConfig {
         if self.init.mode == InitMode::Files && self.init.files.is_empty() {
             bail!("[init] mode = \"files\" needs files = [\"a.toml\", ...]");
         }
+        let schema = self.schema()?;
+        for name in &self.init.hold {
+            if schema.index_of(name).is_none() {
+                let names: Vec<&str> = schema.specs.iter().map(|s| s.name).collect();
+                bail!(
+                    "[init] hold: no weight {name:?} in {}'s {} table ({})",
+                    schema.game,
+                    schema.eval,
+                    names.join(", ")
+                );
+            }
+        }
         if !(self.mutation.sigma > 0.0 && self.mutation.sigma <= 100.0) {
             bail!("[mutation] sigma = {}: must be in (0, 100]", self.mutation.sigma);
         }
@@ -627,6 +645,7 @@ mod tests {
             "configs/gomoku-quick.toml",
             "configs/surakarta-quick.toml",
             "configs/einstein-quick.toml",
+            "configs/einstein-mcts.toml",
         ] {
             EvolveConfig::load(Path::new(f)).unwrap_or_else(|e| panic!("{e:#}"));
         }
@@ -705,6 +724,7 @@ mod tests {
             ("[openings]\nbalance = -5", "[openings] balance"),
             ("[hall_of_fame]\npairs = 1000000", "[hall_of_fame] pairs"),
             ("[output]\nkeep_last = 0", "[output] keep_last = 0"),
+            ("[init]\nhold = [\"own1\", \"prune\"]", "[init] hold: no weight \"prune\" in connect6's roads table"),
         ] {
             let (section, line) = edit.split_once('\n').unwrap();
             let text = replace_key(QUICK_TOML, section, line);

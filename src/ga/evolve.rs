@@ -27,7 +27,7 @@ use crate::core::rng::{derive_seed, stream};
 use crate::core::weights::{Schema, Weights};
 use crate::ga::fitness::{fit_ratings, Contestant, FitnessMode, Fitted, Ledger, Meeting};
 use crate::ga::operators::{blend_crossover, crossover_mask, mutate, uniform_crossover};
-use crate::ga::population::{diversity, immigrant_genes, initial_genes, Individual};
+use crate::ga::population::{diversity, hold, immigrant_genes, initial_genes, Individual};
 use crate::ga::selection::{champion, round_robin, split_groups};
 use crate::report::history::{AnchorRecord, HistoryRow};
 use crate::report::progress::Progress;
@@ -491,6 +491,7 @@ impl<'a> Evolver<'a> {
             // copies where no crossover happens (the first).
             let pm = mutation_rate(rates, fitness[p1], fmax, favg).max(config.diversity.pm_min);
             mutate(&mut genes, self.schema, config.mutation.kind, config.mutation.sigma, pm, &mut rng);
+            hold(self.schema, &config.init, &mut genes);
             pc_sum += pc;
             pm_sum += pm;
             let prior_elo = match (config.fitness.mode, config.fitness.prior_center) {

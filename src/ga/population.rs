@@ -35,13 +35,32 @@ impl Individual {
     }
 }
 
-/// The first generation's chromosomes.
+/// Sets the weights `[init] hold` names to their hand-set values (names the config's
+/// validation has checked; an unknown one is skipped).
+pub fn hold(schema: &'static Schema, init: &InitConfig, genes: &mut [i32]) {
+    for name in &init.hold {
+        if let Some(i) = schema.index_of(name) {
+            genes[i] = schema.specs[i].default;
+        }
+    }
+}
+
+/// The first generation's chromosomes, with the held weights at their hand-set values.
 pub fn initial_genes(
     schema: &'static Schema,
     init: &InitConfig,
     size: usize,
     rng: &mut impl Rng,
 ) -> Result<Vec<Vec<i32>>> {
+    let mut out = drawn_genes(schema, init, size, rng)?;
+    for genes in &mut out {
+        hold(schema, init, genes);
+    }
+    Ok(out)
+}
+
+/// The first generation as `[init]` draws it, before any weight is held.
+fn drawn_genes(schema: &'static Schema, init: &InitConfig, size: usize, rng: &mut impl Rng) -> Result<Vec<Vec<i32>>> {
     let seeds: Vec<Vec<i32>> = match init.mode {
         InitMode::Random => {
             return Ok((0..size)
@@ -64,7 +83,7 @@ pub fn initial_genes(
 
 /// Newcomers for a population that has converged: drawn as `[init]` draws the first
 /// generation, but never exact copies of the given tables (those are noisy too, unless the
-/// noise is 0).
+/// noise is 0); the held weights at their hand-set values.
 pub fn immigrant_genes(
     schema: &'static Schema,
     init: &InitConfig,
@@ -76,7 +95,13 @@ pub fn immigrant_genes(
         InitMode::Defaults => vec![schema.defaults().values().to_vec()],
         InitMode::Files => load_tables(schema, &init.files)?,
     };
-    Ok((0..count).map(|i| noisy(schema, &seeds[i % seeds.len()], init.noise, rng)).collect())
+    Ok((0..count)
+        .map(|i| {
+            let mut genes = noisy(schema, &seeds[i % seeds.len()], init.noise, rng);
+            hold(schema, init, &mut genes);
+            genes
+        })
+        .collect())
 }
 
 /// `base` plus Gaussian noise of `noise` times each weight's range, clamped to its bounds.
@@ -155,17 +180,44 @@ mod tests {
         let random = initial_genes(&CONNECT6_ROADS, &InitConfig::default(), 9, &mut rng).unwrap();
         assert_eq!(random.len(), 9);
         assert!(random.iter().all(|g| in_bounds(g)));
-        let init = InitConfig { mode: InitMode::Defaults, noise: 0.05, files: vec![] };
+        let init = InitConfig { mode: InitMode::Defaults, noise: 0.05, ..InitConfig::default() };
         let d = initial_genes(&CONNECT6_ROADS, &init, 5, &mut rng).unwrap();
         assert_eq!(d[0], CONNECT6_ROADS.defaults().values());
         assert!(d[1..].iter().all(|g| in_bounds(g) && g != &d[0]));
         let dir = tempfile::tempdir().unwrap();
         CONNECT6_ROADS.defaults().save(&dir.path().join("a.toml"), &Default::default()).unwrap();
-        let init = InitConfig { mode: InitMode::Files, noise: 0.1, files: vec![dir.path().to_path_buf()] };
+        let init = InitConfig {
+            mode: InitMode::Files,
+            noise: 0.1,
+            files: vec![dir.path().to_path_buf()],
+            ..InitConfig::default()
+        };
         let f = initial_genes(&CONNECT6_ROADS, &init, 3, &mut rng).unwrap();
         assert_eq!(f[0], CONNECT6_ROADS.defaults().values());
-        let init = InitConfig { mode: InitMode::Files, noise: 0.1, files: vec![dir.path().join("missing.toml")] };
+        let init = InitConfig {
+            mode: InitMode::Files,
+            noise: 0.1,
+            files: vec![dir.path().join("missing.toml")],
+            ..InitConfig::default()
+        };
         assert!(initial_genes(&CONNECT6_ROADS, &init, 3, &mut rng).is_err());
+    }
+
+    #[test]
+    fn held_weights_keep_their_hand_set_values_in_every_drawn_table() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let held = ["own1".to_string(), "opp2".to_string()];
+        let (own1, opp2) = (CONNECT6_ROADS.index_of("own1").unwrap(), CONNECT6_ROADS.index_of("opp2").unwrap());
+        let defaults = CONNECT6_ROADS.defaults().values().to_vec();
+        for mode in [InitMode::Random, InitMode::Defaults] {
+            let init = InitConfig { mode, noise: 0.2, hold: held.to_vec(), ..InitConfig::default() };
+            let tables = initial_genes(&CONNECT6_ROADS, &init, 6, &mut rng).unwrap();
+            let tables = tables.into_iter().chain(immigrant_genes(&CONNECT6_ROADS, &init, 6, &mut rng).unwrap());
+            for g in tables {
+                assert_eq!((g[own1], g[opp2]), (defaults[own1], defaults[opp2]), "{mode:?}");
+                assert!(in_bounds(&g));
+            }
+        }
     }
 
     #[test]
