@@ -189,7 +189,8 @@ fn narrow_and_wide_generators_block_the_same_way() {
 /// In quiet Connect6 positions, `threat_moves(3)` returns exactly the moves after which the
 /// mover's threat roads need three or more stones, up to free stones: every move it returns
 /// does that (with the need it reports), every such pair of which both stones matter is
-/// returned, and every stone that does it alone is in some returned move.
+/// returned, and every stone that does it alone is in some returned move; `wins_next_turn`
+/// is true exactly when there is such a move.
 #[test]
 fn threat_moves_find_every_unstoppable_double() {
     let rules = Rules::CONNECT6;
@@ -231,6 +232,8 @@ fn threat_moves_find_every_unstoppable_double() {
                 }
             }
             assert_eq!(any, !found.is_empty(), "{what}");
+            // The search's horizon test says the same without listing the moves.
+            assert_eq!(gen.wins_next_turn(board), any, "{what}: wins_next_turn");
             with_vcdt += usize::from(any);
         });
     }

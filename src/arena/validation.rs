@@ -125,8 +125,7 @@ impl ValidationConfig {
         opponent: &str,
     ) -> String {
         let e = engine;
-        let game_flag =
-            if game != crate::registry::DEFAULT_GAME { format!(" --game {game}") } else { String::new() };
+        let game_flag = if game != crate::registry::DEFAULT_GAME { format!(" --game {game}") } else { String::new() };
         // `evotune match` generates openings of the default number of turns only; a suite of
         // other turns is written first by `evotune openings` with the generator settings of
         // `openings` (its `--top` default differs from the match's), then played from the file.
@@ -177,6 +176,9 @@ impl ValidationConfig {
                 cmd += &format!(" {flag} {v}");
             }
         }
+        if e.horizon_wins != d.horizon_wins {
+            cmd += &format!(" --horizon-wins {}", e.horizon_wins);
+        }
         if e.uct_c != d.uct_c {
             cmd += &format!(" --uct-c {}", e.uct_c);
         }
@@ -219,7 +221,9 @@ mod tests {
     fn the_replay_plays_the_validation_openings() {
         // The match's own generator makes openings of the default turns ...
         let cmd = replay(OpeningConfig::default().turns);
-        assert!(cmd.starts_with("evotune match --a c.toml --b defaults --pairs 500 ") && cmd.contains(" --opening-seed 7 "));
+        assert!(
+            cmd.starts_with("evotune match --a c.toml --b defaults --pairs 500 ") && cmd.contains(" --opening-seed 7 ")
+        );
         assert!(cmd.contains(" --game einstein"), "{cmd}");
         // ... any other turns are written by `evotune openings` as the validation made them.
         let cmd = replay(2);

@@ -116,6 +116,22 @@ fn default_killers() -> usize {
     MAX_KILLERS
 }
 
+fn lmr_value(text: &str) -> Result<usize, String> {
+    ranged(text, 0, MAX_WIDTH)
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+fn default_horizon_wins() -> bool {
+    true
+}
+
+fn is_default_horizon_wins(on: &bool) -> bool {
+    *on == default_horizon_wins()
+}
+
 /// Killer moves kept per ply (`--killers`, `[engine] killers`).
 pub const MAX_KILLERS: usize = 2;
 
@@ -183,6 +199,19 @@ pub struct EngineSettings {
     #[arg(long, default_value_t = MAX_KILLERS, value_parser = killers_value)]
     #[serde(default = "default_killers")]
     pub killers: usize,
+    /// At the search's horizon, a side that can leave threats its opponent cannot all block
+    /// in one turn is scored as winning (an exact win two turns on, which the static
+    /// evaluation cannot see); `false` scores such positions statically.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    // Left out of a written config at its default, so that earlier runs keep their hash.
+    #[serde(default = "default_horizon_wins", skip_serializing_if = "is_default_horizon_wins")]
+    pub horizon_wins: bool,
+    /// Late-move reductions: in quiet positions at 3 turns or more from the horizon, the
+    /// quiet moves from this one on (counting from 0, in search order) are searched a turn
+    /// shallower first, and again at full depth if they beat the best so far (0: off).
+    #[arg(long, default_value_t = 0, value_parser = lmr_value)]
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lmr: usize,
 }
 
 impl Default for EngineSettings {
@@ -201,6 +230,8 @@ impl Default for EngineSettings {
             vcdt_depth: default_vcdt_depth(),
             vcdt_nodes: default_vcdt_nodes(),
             killers: default_killers(),
+            horizon_wins: default_horizon_wins(),
+            lmr: 0,
         }
     }
 }
@@ -220,8 +251,8 @@ pub struct SideOverrides {
 
 /// The engine options `--a-engine KEY=VALUE` may set: limits, search and evaluation have
 /// flags of their own.
-const OPTION_KEYS: [&str; 8] =
-    ["tt_mib", "singles", "seconds", "width", "uct_c", "vcdt_depth", "vcdt_nodes", "killers"];
+const OPTION_KEYS: [&str; 10] =
+    ["tt_mib", "singles", "seconds", "width", "uct_c", "vcdt_depth", "vcdt_nodes", "killers", "horizon_wins", "lmr"];
 
 /// One engine option as `KEY=VALUE` (`killers=0`), by its `[engine]` name; checked against
 /// the option's range when parsed.
@@ -265,6 +296,11 @@ impl EngineOption {
             "vcdt_depth" => settings.vcdt_depth = number(self)?,
             "vcdt_nodes" => settings.vcdt_nodes = number(self)?,
             "killers" => settings.killers = number(self)?,
+            "lmr" => settings.lmr = number(self)?,
+            "horizon_wins" => {
+                settings.horizon_wins =
+                    self.value.parse().map_err(|_| format!("{} = {}: expected true or false", self.key, self.value))?
+            }
             other => return Err(format!("`{other}` is not an engine option")),
         }
         Ok(())
@@ -351,6 +387,7 @@ impl EngineSettings {
         in_range("vcdt_depth", self.vcdt_depth, 0, MAX_VCDT_DEPTH)?;
         in_range("vcdt_nodes", self.vcdt_nodes, 1, MAX_NODES)?;
         in_range("killers", self.killers, 0, MAX_KILLERS)?;
+        in_range("lmr", self.lmr, 0, MAX_WIDTH)?;
         if self.eval.is_some() {
             return Err("[engine] eval: the evaluation is the top-level `eval` key".into());
         }
@@ -376,7 +413,7 @@ mod tests {
         option.apply(&mut e).unwrap();
         assert_eq!(e, EngineSettings { killers: 0, ..timed.clone() });
         // Every listed option can be set, to a value in its range.
-        for (key, value) in OPTION_KEYS.iter().zip(["8", "6", "3", "10", "0.5", "0", "100", "1"]) {
+        for (key, value) in OPTION_KEYS.iter().zip(["8", "6", "3", "10", "0.5", "0", "100", "1", "false", "4"]) {
             let option: EngineOption = format!("{key}={value}").parse().unwrap();
             let mut e = timed.clone();
             option.apply(&mut e).unwrap();

@@ -35,6 +35,8 @@ pub struct ConnectGen {
     pub(crate) vcdt_scratch: Vec<Vec<(usize, Move)>>,
     threats: ThreatSet,
     blocks: Vec<Move>,
+    /// `[engine] horizon_wins`: quiet horizon nodes look for a winning threat move.
+    horizon_wins: bool,
 }
 
 impl ConnectGen {
@@ -47,6 +49,7 @@ impl ConnectGen {
             vcdt_scratch: vec![Vec::new(); 32],
             threats: ThreatSet::default(),
             blocks: Vec::new(),
+            horizon_wins: settings.horizon_wins,
         }
     }
 
@@ -74,6 +77,12 @@ impl ConnectGen {
             Situation::Win => Err(MATE - (ply as i32 + 1)),
             Situation::Lost => Err(-(MATE - (ply as i32 + 2))),
             Situation::Full => Err(0),
+            // A quiet horizon where the side to move can leave more threats than one turn
+            // blocks: neither side has a threat road, so the opponent cannot win first and
+            // the win two turns on is exact, where the static score only guesses at it.
+            Situation::Quiet if depth <= 0 && self.horizon_wins && self.movegen.wins_next_turn(board) => {
+                Err(MATE - (ply as i32 + 3))
+            }
             _ if depth <= 0 || ply >= MAX_PLY => Err(eval.evaluate(pos)),
             _ => Ok(()),
         }
@@ -272,6 +281,11 @@ macro_rules! connect_search {
                 pos.threat_count(pos.to_move().other()) == 0 && playable(pos, m)
             }
 
+            #[inline]
+            fn quiet(pos: &Board) -> bool {
+                pos.threat_count(pos.to_move().other()) == 0
+            }
+
             fn replayable(pos: &Board, m: Move) -> bool {
                 m.stones().iter().all(|&c| pos.is_empty_cell(c))
             }
@@ -306,3 +320,50 @@ macro_rules! connect_search {
 }
 
 connect_search!(crate::games::connect::Connect6);
+
+#[cfg(test)]
+mod tests {
+    use crate::core::limits::Limits;
+    use crate::core::settings::EngineSettings;
+    use crate::games::connect::eval::CONNECT6_ROADS;
+    use crate::games::connect::game::make_move;
+    use crate::games::connect::movegen::{MoveGen, MoveGenConfig};
+    use crate::games::connect::notation::board_from_record_moves;
+    use crate::games::connect::{Board, Colour, Connect6, Rules};
+    use crate::search::{Engine, SearchResult, MATE_BOUND};
+
+    fn search(board: &Board, horizon_wins: bool, depth: u32) -> SearchResult<crate::games::connect::movegen::Move> {
+        let settings = EngineSettings { vcdt_depth: 0, horizon_wins, ..EngineSettings::default() };
+        let mut engine = Engine::<Connect6>::new(settings, &CONNECT6_ROADS.defaults());
+        engine.new_game(0);
+        engine.search(&mut board.clone(), &Limits::depth(depth))
+    }
+
+    /// White to move against three open black threes (rows 4, 10 and 16; White's stones are
+    /// scattered and make nothing): two white stones spoil two of them at most, and Black's
+    /// next turn makes an open four and a four, three blocks. At depth 1 that win is beyond
+    /// the horizon's static score; `horizon_wins` scores it exact, as a depth-3 search does.
+    #[test]
+    fn the_horizon_sees_a_win_two_turns_on() {
+        let moves = ["d4", "a19s19", "c4e4", "a1s1", "c10d10", "j19j1", "e10d16", "s10j13", "c16e16"];
+        let board = board_from_record_moves(Rules::CONNECT6, &moves).unwrap();
+        assert_eq!(board.to_move(), Colour::White);
+        assert!(search(&board, true, 1).score < -MATE_BOUND);
+        assert!(search(&board, false, 1).score > -MATE_BOUND, "the static score does not see it");
+        assert!(search(&board, false, 3).score < -MATE_BOUND, "the loss is real");
+    }
+
+    /// With two open threes against it White can spoil both: at depth 1 `horizon_wins` rejects
+    /// every move that leaves Black a win two turns on.
+    #[test]
+    fn the_horizon_steers_to_a_defence() {
+        let moves = ["d4", "a19s19", "c4e4", "a1s1", "c10d10", "j19j1", "e10s10"];
+        let board = board_from_record_moves(Rules::CONNECT6, &moves).unwrap();
+        assert_eq!(board.to_move(), Colour::White);
+        let r = search(&board, true, 1);
+        assert!(r.score > -MATE_BOUND, "White is not lost: {}", r.score);
+        let mut b = board.clone();
+        make_move(&mut b, r.best);
+        assert!(!MoveGen::new(MoveGenConfig::default(), &b).wins_next_turn(&b), "{:?} leaves Black a win", r.best);
+    }
+}

@@ -249,6 +249,63 @@ impl MoveGen {
         out.clear();
         self.view.sync(board);
         debug_assert_eq!(board.threat_count(me), 0, "the attacker already has a threat road");
+        let turn = self.threat_candidates(board, me, min_blocks);
+        let moves = std::mem::take(&mut self.threat_candidates);
+        let mut scored = std::mem::take(&mut self.threat_scored);
+        scored.clear();
+        for &packed in &moves {
+            let need = self.blocks_after(board, me, turn, packed, min_blocks);
+            if need >= min_blocks {
+                let cheap: i32 = unpack_move(packed).stones().iter().map(|&c| self.cell_score(me, c)).sum();
+                // Most blocks needed first, then the higher cheap score, then the move.
+                let rank =
+                    (u64::from(u32::MAX - need as u32) << 32) | u64::from((i32::MAX as i64 - cheap as i64) as u32);
+                scored.push((rank as u128) << 32 | packed as u128);
+            }
+        }
+        self.clear_threat_index();
+        scored.sort_unstable();
+        out.extend(
+            scored.iter().map(|&key| (u32::MAX as usize - (key >> 64) as u32 as usize, unpack_move(key as u32))),
+        );
+        self.threat_candidates = moves;
+        self.threat_scored = scored;
+    }
+
+    /// Whether the side to move, in a position without threat roads, has a move leaving
+    /// threats that the opponent's next turn cannot all block: a win two turns on. Stops at
+    /// the first such move, and is cheap when there is none: such a move lifts at least
+    /// p + 1 roads to threats, so the mover needs that many roads one or two stones short of
+    /// one, and at least one of them short by one stone (see `threat_candidates`).
+    pub fn wins_next_turn(&mut self, board: &Board) -> bool {
+        let me = board.to_move();
+        debug_assert_eq!(board.threat_count(me), 0, "the attacker already has a threat road");
+        let opponent_turn = board.rules().p as usize;
+        let one_short = board.near_threat_roads(me, 1).take(opponent_turn + 1).count();
+        let two_short = if self.turn_stones(board) == 2 {
+            board.near_threat_roads(me, 2).take(opponent_turn + 1).count()
+        } else {
+            0
+        };
+        if one_short == 0 || one_short + two_short <= opponent_turn {
+            return false;
+        }
+        let turn = self.threat_candidates(board, me, opponent_turn + 1);
+        let moves = std::mem::take(&mut self.threat_candidates);
+        let wins =
+            moves.iter().any(|&packed| self.blocks_after(board, me, turn, packed, opponent_turn + 1) > opponent_turn);
+        self.clear_threat_index();
+        self.threat_candidates = moves;
+        wins
+    }
+
+    /// Lists in `threat_candidates` (packed, sorted) the moves of `me` that may leave
+    /// threats needing `min_blocks` stones, indexes the roads they can lift by cell, and
+    /// returns the stones of `me`'s turn. A stone can only make a threat in a road it lifts
+    /// to k - p stones: the move's stones come from roads holding k - p - 1 (one stone is
+    /// enough) or, for two-stone turns, both from one road holding k - p - 2. Pair the call
+    /// with [`clear_threat_index`](Self::clear_threat_index).
+    fn threat_candidates(&mut self, board: &Board, me: Colour, min_blocks: usize) -> usize {
         let turn = if me == board.to_move() { self.turn_stones(board) } else { board.rules().p as usize };
         let level = board.rules().threat_level();
         // The roads a turn can make threats of, listed at each of their empty cells: a move's
@@ -278,7 +335,7 @@ impl MoveGen {
             }
         }
         at_cells.sort_unstable();
-        // Where each cell's roads are in `at_cells`, for the lookups below.
+        // Where each cell's roads are in `at_cells`, for `blocks_after`.
         let mut from = 0;
         while from < at_cells.len() {
             let c = at_cells[from].0;
@@ -288,6 +345,14 @@ impl MoveGen {
         }
         singles.sort_unstable();
         singles.dedup();
+        if min_blocks > 2 {
+            // Threats made only of roads two stones short all hold both stones, so they lie
+            // on the stones' line, and two blocks stop them all: the nearest empty cell on
+            // either side of the stones is in every one of them that has empty cells on that
+            // side. A move needing three blocks therefore has a stone that lifts a road one
+            // stone short.
+            moves.retain(|&packed| unpack_move(packed).stones().iter().any(|c| singles.binary_search(c).is_ok()));
+        }
         if turn == 1 {
             moves.extend(singles.iter().map(|&a| (a as u32) << 16));
         } else {
@@ -297,60 +362,58 @@ impl MoveGen {
         }
         moves.sort_unstable();
         moves.dedup();
-        let mut threats = std::mem::take(&mut self.threats);
-        let mut scored = std::mem::take(&mut self.threat_scored);
-        scored.clear();
-        for &packed in &moves {
-            let m = unpack_move(packed);
-            // The roads the move lifts to k - p stones: a road holding both stones is listed
-            // at both and counted once, with both.
-            let stones = m.stones();
-            let roads_at = |c: Cell| {
-                let (from, to) = self.threat_cell_roads[c as usize];
-                &at_cells[from as usize..to as usize]
-            };
-            let listed: [&[(Cell, u16)]; 2] = [roads_at(stones[0]), stones.get(1).map_or(&[], |&b| roads_at(b))];
-            // One road, or roads sharing a cell, can be stopped with one stone.
-            if listed[0].len() + listed[1].len() < 2 && min_blocks >= 2 {
-                continue;
-            }
-            threats.clear();
-            for (i, roads) in listed.iter().enumerate() {
-                for &(_, r) in roads.iter() {
-                    let in_other = listed[1 - i].iter().any(|&(_, q)| q == r);
-                    if i == 1 && in_other {
-                        continue;
-                    }
-                    let hits = 1 + usize::from(in_other);
-                    if board.road_counts(r as usize)[me.index()] as usize + hits >= level {
-                        threats.push_after(board, r as usize, stones);
-                    }
-                }
-            }
-            if threats.len() < 2 && min_blocks >= 2 {
-                continue;
-            }
-            let need = threats.blocks_needed(turn.max(2));
-            if need >= min_blocks {
-                let cheap: i32 = stones.iter().map(|&c| self.cell_score(me, c)).sum();
-                // Most blocks needed first, then the higher cheap score, then the move.
-                let rank =
-                    (u64::from(u32::MAX - need as u32) << 32) | u64::from((i32::MAX as i64 - cheap as i64) as u32);
-                scored.push((rank as u128) << 32 | packed as u128);
-            }
-        }
-        for &(c, _) in &at_cells {
-            self.threat_cell_roads[c as usize] = (0, 0);
-        }
-        scored.sort_unstable();
-        out.extend(
-            scored.iter().map(|&key| (u32::MAX as usize - (key >> 64) as u32 as usize, unpack_move(key as u32))),
-        );
-        self.threats = threats;
         self.threat_roads = at_cells;
         self.threat_singles = singles;
         self.threat_candidates = moves;
-        self.threat_scored = scored;
+        turn
+    }
+
+    /// The stones needed to block every threat the packed move of `me` leaves (measured
+    /// exactly up to `turn.max(2)`, more reported as one more), or 0 when it leaves fewer
+    /// than two threats and `min_blocks` asks for two. Reads the index
+    /// [`threat_candidates`](Self::threat_candidates) built.
+    fn blocks_after(&mut self, board: &Board, me: Colour, turn: usize, packed: u32, min_blocks: usize) -> usize {
+        let level = board.rules().threat_level();
+        let m = unpack_move(packed);
+        let stones = m.stones();
+        // The roads the move lifts to k - p stones: a road holding both stones is listed at
+        // both and counted once, with both.
+        let at_cells = &self.threat_roads;
+        let cell_roads = &self.threat_cell_roads;
+        let roads_at = |c: Cell| {
+            let (from, to) = cell_roads[c as usize];
+            &at_cells[from as usize..to as usize]
+        };
+        let listed: [&[(Cell, u16)]; 2] = [roads_at(stones[0]), stones.get(1).map_or(&[], |&b| roads_at(b))];
+        // One road, or roads sharing a cell, can be stopped with one stone.
+        if listed[0].len() + listed[1].len() < 2 && min_blocks >= 2 {
+            return 0;
+        }
+        let threats = &mut self.threats;
+        threats.clear();
+        for (i, roads) in listed.iter().enumerate() {
+            for &(_, r) in roads.iter() {
+                let in_other = listed[1 - i].iter().any(|&(_, q)| q == r);
+                if i == 1 && in_other {
+                    continue;
+                }
+                let hits = 1 + usize::from(in_other);
+                if board.road_counts(r as usize)[me.index()] as usize + hits >= level {
+                    threats.push_after(board, r as usize, stones);
+                }
+            }
+        }
+        if threats.len() < 2 && min_blocks >= 2 {
+            return 0;
+        }
+        threats.blocks_needed(turn.max(2))
+    }
+
+    /// Empties the cell index [`threat_candidates`](Self::threat_candidates) built.
+    fn clear_threat_index(&mut self) {
+        for &(c, _) in &self.threat_roads {
+            self.threat_cell_roads[c as usize] = (0, 0);
+        }
     }
 
     /// [`generate`](Self::generate), plus in quiet positions the moves making double
