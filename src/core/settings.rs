@@ -116,14 +116,6 @@ fn default_killers() -> usize {
     MAX_KILLERS
 }
 
-fn lmr_value(text: &str) -> Result<usize, String> {
-    ranged(text, 0, MAX_WIDTH)
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
 fn default_horizon_wins() -> bool {
     true
 }
@@ -206,12 +198,6 @@ pub struct EngineSettings {
     // Left out of a written config at its default, so that earlier runs keep their hash.
     #[serde(default = "default_horizon_wins", skip_serializing_if = "is_default_horizon_wins")]
     pub horizon_wins: bool,
-    /// Late-move reductions: in quiet positions at 3 turns or more from the horizon, the
-    /// quiet moves from this one on (counting from 0, in search order) are searched a turn
-    /// shallower first, and again at full depth if they beat the best so far (0: off).
-    #[arg(long, default_value_t = 0, value_parser = lmr_value)]
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub lmr: usize,
 }
 
 impl Default for EngineSettings {
@@ -231,7 +217,6 @@ impl Default for EngineSettings {
             vcdt_nodes: default_vcdt_nodes(),
             killers: default_killers(),
             horizon_wins: default_horizon_wins(),
-            lmr: 0,
         }
     }
 }
@@ -251,8 +236,8 @@ pub struct SideOverrides {
 
 /// The engine options `--a-engine KEY=VALUE` may set: limits, search and evaluation have
 /// flags of their own.
-const OPTION_KEYS: [&str; 10] =
-    ["tt_mib", "singles", "seconds", "width", "uct_c", "vcdt_depth", "vcdt_nodes", "killers", "horizon_wins", "lmr"];
+const OPTION_KEYS: [&str; 9] =
+    ["tt_mib", "singles", "seconds", "width", "uct_c", "vcdt_depth", "vcdt_nodes", "killers", "horizon_wins"];
 
 /// One engine option as `KEY=VALUE` (`killers=0`), by its `[engine]` name; checked against
 /// the option's range when parsed.
@@ -296,7 +281,6 @@ impl EngineOption {
             "vcdt_depth" => settings.vcdt_depth = number(self)?,
             "vcdt_nodes" => settings.vcdt_nodes = number(self)?,
             "killers" => settings.killers = number(self)?,
-            "lmr" => settings.lmr = number(self)?,
             "horizon_wins" => {
                 settings.horizon_wins =
                     self.value.parse().map_err(|_| format!("{} = {}: expected true or false", self.key, self.value))?
@@ -387,7 +371,6 @@ impl EngineSettings {
         in_range("vcdt_depth", self.vcdt_depth, 0, MAX_VCDT_DEPTH)?;
         in_range("vcdt_nodes", self.vcdt_nodes, 1, MAX_NODES)?;
         in_range("killers", self.killers, 0, MAX_KILLERS)?;
-        in_range("lmr", self.lmr, 0, MAX_WIDTH)?;
         if self.eval.is_some() {
             return Err("[engine] eval: the evaluation is the top-level `eval` key".into());
         }
@@ -413,7 +396,7 @@ mod tests {
         option.apply(&mut e).unwrap();
         assert_eq!(e, EngineSettings { killers: 0, ..timed.clone() });
         // Every listed option can be set, to a value in its range.
-        for (key, value) in OPTION_KEYS.iter().zip(["8", "6", "3", "10", "0.5", "0", "100", "1", "false", "4"]) {
+        for (key, value) in OPTION_KEYS.iter().zip(["8", "6", "3", "10", "0.5", "0", "100", "1", "false"]) {
             let option: EngineOption = format!("{key}={value}").parse().unwrap();
             let mut e = timed.clone();
             option.apply(&mut e).unwrap();

@@ -110,14 +110,6 @@ pub trait Searchable: Game {
         false
     }
 
-    /// Whether the side to move faces no threat of the opponent, so that its moves are
-    /// choices rather than forced answers: late-move reductions apply only between quiet
-    /// positions. The default: never.
-    fn quiet(pos: &Self::Position) -> bool {
-        let _ = pos;
-        false
-    }
-
     /// Whether the principal variation may follow a table move here (a game may allow what
     /// [`playable`](Self::playable) refuses, e.g. a move cut short by its winning stone).
     fn replayable(pos: &Self::Position, m: MoveOf<Self>) -> bool {

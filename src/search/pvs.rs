@@ -25,9 +25,6 @@ const UNSTABLE_FACTOR: f64 = 1.5;
 const STABLE_FACTOR: f64 = 0.6;
 const STABLE_ITERATIONS: u32 = 3;
 
-/// The least depth (in turns) at which late moves are reduced.
-const LMR_DEPTH: i32 = 3;
-
 /// Node kinds as types (PV nodes may re-search; non-PV nodes use the table's cut-offs).
 pub(crate) trait NodeKind {
     const PV: bool;
@@ -255,8 +252,6 @@ impl<G: Searchable> Engine<G> {
             }
         }
         let tried_first = moves.len();
-        let lmr_from = if depth >= LMR_DEPTH { self.settings.lmr } else { 0 };
-        let quiet = lmr_from > 0 && G::quiet(board);
         let mut generated = false;
         let mut i = 0;
         loop {
@@ -280,16 +275,7 @@ impl<G: Searchable> Engine<G> {
             let score = if i == 0 {
                 -self.pvs::<N>(board, child_depth, -beta, -alpha, ply + 1)
             } else {
-                // Late quiet moves first get a search one turn shallower; one that beats
-                // alpha there is searched again at full depth.
-                let reduced = lmr_from > 0 && i >= lmr_from && quiet && G::quiet(board);
-                let mut s = alpha + 1;
-                if reduced {
-                    s = -self.pvs::<NonPv>(board, child_depth - 1, -alpha - 1, -alpha, ply + 1);
-                }
-                if s > alpha && !self.clock.stopped {
-                    s = -self.pvs::<NonPv>(board, child_depth, -alpha - 1, -alpha, ply + 1);
-                }
+                let s = -self.pvs::<NonPv>(board, child_depth, -alpha - 1, -alpha, ply + 1);
                 if N::PV && s > alpha && s < beta && !self.clock.stopped {
                     -self.pvs::<PvNode>(board, child_depth, -beta, -alpha, ply + 1)
                 } else {

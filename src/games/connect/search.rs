@@ -281,11 +281,6 @@ macro_rules! connect_search {
                 pos.threat_count(pos.to_move().other()) == 0 && playable(pos, m)
             }
 
-            #[inline]
-            fn quiet(pos: &Board) -> bool {
-                pos.threat_count(pos.to_move().other()) == 0
-            }
-
             fn replayable(pos: &Board, m: Move) -> bool {
                 m.stones().iter().all(|&c| pos.is_empty_cell(c))
             }
