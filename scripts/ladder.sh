@@ -7,6 +7,10 @@
 #   scripts/ladder.sh                      # 1000 ms per move, 100 pairs a rung
 #   TIME_MS=100 PAIRS=50 scripts/ladder.sh # a quick ladder
 #   TC=60+1 scripts/ladder.sh              # a game clock instead of a time per move
+#   scripts/ladder.sh 'cloudict=cmd:/opt/cloudict/engine;init=depth 4'
+#                                          # outside engines as extra rungs (any player spec
+#                                          # `evotune match --b` takes; the protocol is the
+#                                          # game's, Cloudict's for Connect6)
 #
 # Environment: EVOTUNE (binary, default target/release/evotune), TIME_MS, TC, PAIRS, THREADS
 # (default 2: two games at once, one core each), OUT (folder for the records, default
@@ -35,28 +39,31 @@ else
   label="$TIME_MS ms per move"
 fi
 
-# name | options for player B (the reference); player A is PLAYER with the budget above.
+# name | player B (the reference) | options for player B; player A is PLAYER with the budget.
 rungs=(
-  "evotune depth 3|--b-depth 3"
-  "evotune depth 4|--b-depth 4"
-  "evotune depth 5|--b-depth 5"
-  "alpha-beta, same budget|--b-search alphabeta"
-  "UCT, same budget|--b-search mcts"
+  "evotune depth 3|defaults|--b-depth 3"
+  "evotune depth 4|defaults|--b-depth 4"
+  "evotune depth 5|defaults|--b-depth 5"
+  "alpha-beta, same budget|defaults|--b-search alphabeta"
+  "UCT, same budget|defaults|--b-search mcts"
 )
+for spec in "$@"; do
+  rungs+=("${spec%%=*} (outside), same budget|$spec|")
+done
 
-echo "| $PLAYER ($label) against | games | score | Elo (95% interval) |"
-echo "|---|---:|---:|---|"
+echo "| $PLAYER ($label) against | games | score | Elo (95% interval) | pair Elo |"
+echo "|---|---:|---:|---|---|"
 for rung in "${rungs[@]}"; do
-  name=${rung%%|*}
-  opts=${rung#*|}
+  IFS='|' read -r name player opts <<<"$rung"
   file="$OUT/$(echo "$name" | tr -c 'a-z0-9\n' '-' | tr -s '-').jsonl"
   # shellcheck disable=SC2086 # opts holds several options on purpose
-  report=$("$EVOTUNE" match --a "$PLAYER" --b defaults "${budget[@]}" $opts --pairs "$PAIRS" \
+  report=$("$EVOTUNE" match --a "$PLAYER" --b "$player" "${budget[@]}" $opts --pairs "$PAIRS" \
     --threads "$THREADS" --records "$file" 2>/dev/null)
   games=$(sed -n 's/.*: \([0-9]*\) games, W.*/\1/p' <<<"$report" | head -1)
   score=$(sed -n 's/.*(score \([0-9.]*%\)).*/\1/p' <<<"$report" | head -1)
   elo=$(sed -n 's/^Elo \([^ ]*\) +\/- [^ ]* (95% CI \(.*\)), LOS.*/\1 (\2)/p' <<<"$report" | head -1)
-  echo "| $name | $games | $score | $elo |"
+  pair=$(sed -n 's/.*pair Elo \([^ ]*\) +\/- \([^ ]*\).*/\1 ± \2/p' <<<"$report" | head -1)
+  echo "| $name | $games | $score | $elo | $pair |"
 done
 echo
 echo "records in $OUT/"
