@@ -55,7 +55,7 @@ echo "| $PLAYER ($label) against | games | score | Elo (95% interval) | pair Elo
 echo "|---|---:|---:|---|---|"
 for rung in "${rungs[@]}"; do
   IFS='|' read -r name player opts <<<"$rung"
-  file="$OUT/$(echo "$name" | tr -c 'a-z0-9\n' '-' | tr -s '-').jsonl"
+  file="$OUT/$(echo "$name" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-' | tr -s '-').jsonl"
   # shellcheck disable=SC2086 # opts holds several options on purpose
   report=$("$EVOTUNE" match --a "$PLAYER" --b "$player" "${budget[@]}" $opts --pairs "$PAIRS" \
     --threads "$THREADS" --records "$file" 2>/dev/null)
