@@ -258,6 +258,10 @@ pub struct BenchArgs {
     /// Evaluation to bench (default: the game's default evaluation).
     #[arg(long)]
     pub eval: Option<String>,
+    /// Any other engine option, as `[engine]` names it: `--engine horizon_wins=false`
+    /// benches the search without that feature (repeatable; options as `match --a-engine`).
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub engine: Vec<EngineOption>,
 }
 
 #[derive(Args, Debug)]

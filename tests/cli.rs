@@ -17,6 +17,13 @@ fn bench_prints_a_deterministic_signature() {
     let (b, _) = ok(&["bench", "--depth", "4"]);
     assert_eq!(bench_nodes(&a), bench_nodes(&b));
     assert_eq!(bench_nodes(&a), BENCH_DEPTH_4_NODES, "search behaviour changed: update the signature and say so");
+    // Engine options bench other searches: without the horizon's win test the tree is the
+    // one of the build before it (7,851), and without killers too that of the search before
+    // both (7,779).
+    let (plain, _) = ok(&["bench", "--depth", "4", "--engine", "horizon_wins=false"]);
+    assert_eq!(bench_nodes(&plain), 7851);
+    let (no_killers, _) = ok(&["bench", "--depth", "4", "--engine", "horizon_wins=false", "--engine", "killers=0"]);
+    assert_eq!(bench_nodes(&no_killers), 7779);
     let (m1, _) = ok(&["bench", "--depth", "1", "--search", "mcts"]);
     let (m2, _) = ok(&["bench", "--depth", "1", "--search", "mcts"]);
     assert_eq!(bench_nodes(&m1), bench_nodes(&m2));

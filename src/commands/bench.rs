@@ -24,8 +24,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         SearchKind::Mcts => Limits::nodes(1000 * u64::from(args.depth)),
         _ => Limits::depth(args.depth),
     };
-    let settings =
+    let mut settings =
         EngineSettings { search: args.search, eval: Some(evaluation.name.into()), ..EngineSettings::default() };
+    for option in &args.engine {
+        option.apply(&mut settings).map_err(|e| anyhow!("--engine {e}"))?;
+    }
     let player = Player::new("bench", evaluation.schema.defaults(), settings, limits);
     let (results, wall) = game.search_positions(&player, &positions, &limits).map_err(|e| anyhow!("bench {e}"))?;
     let secs = wall.as_secs_f64();
