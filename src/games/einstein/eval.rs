@@ -188,24 +188,11 @@ impl HybridEval {
 
     /// The worth of `side`'s cube `k` on `sq` (in sixths): its piece and distance value times
     /// its selection sixths, less the capture risk from the enemy cubes that can step there.
-    /// `sixths` and `enemy` are the selection sixths of `side` and of its opponent.
+    /// `sixths` and `enemy` are the selection sixths of `side` and of its opponent. The
+    /// squares are read through `code_at`, so that a step can be scored on the board as it
+    /// would be after the step without playing it.
     #[inline(always)]
     fn cube_worth(
-        &self,
-        board: &Board,
-        me: usize,
-        k: usize,
-        sq: u8,
-        sixths: &[u8; CUBES + 1],
-        enemy: &[u8; CUBES + 1],
-    ) -> i32 {
-        self.cube_worth_with(|f| board.code_at(f), me, k, sq, sixths, enemy)
-    }
-
-    /// [`Self::cube_worth`] reading the squares through `code_at`, so that a step can be
-    /// scored on the board as it would be after the step without playing it.
-    #[inline(always)]
-    fn cube_worth_with(
         &self,
         code_at: impl Fn(usize) -> u8,
         me: usize,
@@ -243,7 +230,7 @@ impl HybridEval {
         for (k, worth) in worths.iter_mut().enumerate().skip(1) {
             let sq = board.square_of(side, k as u8);
             if sq != GONE {
-                *worth = self.cube_worth(board, me, k, sq, sixths, enemy);
+                *worth = self.cube_worth(|f| board.code_at(f), me, k, sq, sixths, enemy);
                 total += *worth;
             }
         }
@@ -283,7 +270,7 @@ impl HybridEval {
                 _ if sq == to as usize => code,
                 _ => board.code_at(sq),
             };
-            let a = a0 - my_worths[k] + self.cube_worth_with(after, m, k, to, &mine, &theirs);
+            let a = a0 - my_worths[k] + self.cube_worth(after, m, k, to, &mine, &theirs);
             let mut t = t0;
             // Enemy cubes on the squares the cube attacked from `from` and attacks from `to`.
             let (mut seen, (nf, sf), (nt, st)) = (0u32, &MY_STEPS[m][from as usize], &MY_STEPS[m][to as usize]);
@@ -295,7 +282,7 @@ impl HybridEval {
                 let c = after(x as usize);
                 if c != 0 && (c > CUBES as u8) == (m == 0) {
                     let j = if m == 0 { c - CUBES as u8 } else { c } as usize;
-                    t += self.cube_worth_with(after, o, j, x, &theirs, &mine) - their_worths[j];
+                    t += self.cube_worth(after, o, j, x, &theirs, &mine) - their_worths[j];
                 }
             }
             // After the step the opponent is to move: score = attack% V(them) - threat% V(us).
