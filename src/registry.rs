@@ -58,8 +58,8 @@ pub trait AnyGame: ArenaGame {
     /// `player`'s settings, which starts a new game (seed: the position's index) before each.
     /// An error names the position and says what is wrong with its moves (illegal, the game
     /// over, a turn half played); nothing is searched then.
-    /// The time of the searches with their new games (the engine's construction left out) is
-    /// returned beside them.
+    /// The time of the searches alone is returned beside them: the new games' table clearing
+    /// is left out, since play clears the tables once a game and not once a move.
     fn search_positions(
         &self,
         player: &Player,
@@ -222,10 +222,12 @@ impl<G: Frontend> AnyGame for Registered<G> {
         }
         let mut engine = Engine::<G>::new(player.engine.clone(), &player.weights);
         let mut out = Vec::with_capacity(boards.len());
-        let start = std::time::Instant::now();
+        let mut searching = std::time::Duration::ZERO;
         for (i, pos) in boards.iter_mut().enumerate() {
             engine.new_game(i as u64);
+            let start = std::time::Instant::now();
             let r = engine.search(pos, limits);
+            searching += start.elapsed();
             let best = if r.best.is_none() { String::new() } else { self.0.format_move(pos, r.best) };
             let mut line = Vec::new();
             let mut undo = Vec::new();
@@ -249,7 +251,7 @@ impl<G: Frontend> AnyGame for Registered<G> {
                 mate_in: r.mate_in(),
             });
         }
-        Ok((out, start.elapsed()))
+        Ok((out, searching))
     }
 
     fn bench_positions(&self) -> &'static [&'static str] {

@@ -139,6 +139,9 @@ pub struct Geometry {
     zobrist: [Vec<u64>; 2],
     /// The roads through each cell, by direction.
     lines: Vec<[LineThrough; 4]>,
+    /// For each stone count n of a live road, bit `need - 1` is set when n is `need` (1 or 2)
+    /// stones short of a threat road (and n >= 1): the near-threat sets it belongs in.
+    near_roles: [u8; MAX_K + 1],
 }
 
 /// The four line directions: horizontal, vertical, diagonal, anti-diagonal.
@@ -229,7 +232,11 @@ impl Geometry {
                 })
             })
             .collect();
-        Geometry { rules, road_cells, cell_roads, cell_road_start, near_cells, zobrist, lines }
+        let level = rules.threat_level();
+        let near_roles = std::array::from_fn(|n| {
+            (1..=2).filter(|&need| n >= 1 && n + need == level).map(|need| 1u8 << (need - 1)).sum()
+        });
+        Geometry { rules, road_cells, cell_roads, cell_road_start, near_cells, zobrist, lines, near_roles }
     }
 
     /// The shared geometry of a rule set (built once per process for each rule set).
@@ -459,18 +466,17 @@ impl Board {
     }
 
     /// Moves road r between the near-threat sets of a colour as its stone count goes from
-    /// `from` to `to` (no enemy stone in it, or none any more).
-    #[inline]
-    fn move_near_threat(sets: &mut [Vec<u64>; 2], level: usize, r: usize, from: usize, to: usize) {
-        let bit = 1u64 << (r % 64);
-        for (need, set) in (1..=2).zip(sets.iter_mut()) {
-            if level > need {
-                let n = level - need;
-                if from == n {
-                    set[r / 64] &= !bit;
-                }
-                if to == n {
-                    set[r / 64] |= bit;
+    /// `from` to `to` (no enemy stone in it, or none any more). The sets change only when a
+    /// road reaches or leaves a near-threat count, which a table lookup tells without a branch
+    /// per set.
+    #[inline(always)]
+    fn move_near_threat(sets: &mut [Vec<u64>; 2], near: &[u8; MAX_K + 1], r: usize, from: usize, to: usize) {
+        let changed = near[from] ^ near[to];
+        if changed != 0 {
+            let bit = 1u64 << (r % 64);
+            for (need, set) in sets.iter_mut().enumerate() {
+                if changed & (1 << need) != 0 {
+                    set[r / 64] ^= bit;
                 }
             }
         }
@@ -533,7 +539,7 @@ impl Board {
                     self.threats[me][r / 64] |= 1 << (r % 64);
                     self.threat_total[me] += 1;
                 }
-                Self::move_near_threat(&mut self.near_threats[me], level, r, mine, mine + 1);
+                Self::move_near_threat(&mut self.near_threats[me], &self.geo.near_roles, r, mine, mine + 1);
             } else if mine == 0 {
                 // The road was the opponent's; it is dead now.
                 self.live[them][theirs] -= 1;
@@ -541,7 +547,7 @@ impl Board {
                     self.threats[them][r / 64] &= !(1 << (r % 64));
                     self.threat_total[them] -= 1;
                 }
-                Self::move_near_threat(&mut self.near_threats[them], level, r, theirs, 0);
+                Self::move_near_threat(&mut self.near_threats[them], &self.geo.near_roles, r, theirs, 0);
             }
             self.counts[r][me] += 1;
         }
@@ -566,14 +572,14 @@ impl Board {
                     self.threats[me][r / 64] &= !(1 << (r % 64));
                     self.threat_total[me] -= 1;
                 }
-                Self::move_near_threat(&mut self.near_threats[me], level, r, mine + 1, mine);
+                Self::move_near_threat(&mut self.near_threats[me], &self.geo.near_roles, r, mine + 1, mine);
             } else if mine == 0 {
                 self.live[them][theirs] += 1;
                 if theirs >= level {
                     self.threats[them][r / 64] |= 1 << (r % 64);
                     self.threat_total[them] += 1;
                 }
-                Self::move_near_threat(&mut self.near_threats[them], level, r, 0, theirs);
+                Self::move_near_threat(&mut self.near_threats[them], &self.geo.near_roles, r, 0, theirs);
             }
         }
     }
@@ -632,7 +638,7 @@ impl Board {
 }
 
 /// The indices of the set bits of a bit set, in increasing order.
-fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+pub(crate) fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
     words.iter().enumerate().flat_map(|(wi, &word)| {
         let mut w = word;
         std::iter::from_fn(move || {

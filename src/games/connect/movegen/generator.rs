@@ -451,8 +451,8 @@ impl MoveGen {
             return;
         }
         let cells = board.rules().cells() as Cell;
-        for c in 0..cells {
-            if board.is_empty_cell(c) && self.view.is_near_stone(c) {
+        for c in self.view.cells_near_stones() {
+            if board.is_empty_cell(c) {
                 let s = self.cell_score(me, c);
                 self.score[c as usize] = s;
                 self.candidates.push(Ranked::new(s, c));

@@ -94,8 +94,13 @@ impl ThreatSet {
         let Some(road) = self.first_unhit(chosen) else {
             // Keep the set only if no stone in it is redundant.
             let minimal = (0..chosen.len()).all(|skip| {
-                let rest: Vec<Cell> = chosen.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, &c)| c).collect();
-                self.first_unhit(&rest).is_some()
+                let mut rest = [0; MAX_P];
+                let mut n = 0;
+                for (_, &c) in chosen.iter().enumerate().filter(|&(i, _)| i != skip) {
+                    rest[n] = c;
+                    n += 1;
+                }
+                self.first_unhit(&rest[..n]).is_some()
             });
             if minimal {
                 out.push(Move::from_stones(chosen));

@@ -9,7 +9,7 @@
 //! board's stones with the ones the view last saw; in a depth-first search the two differ by
 //! the few stones of the last moves, and only roads through those stones can have changed.
 
-use crate::games::connect::board::{Board, Cell, Colour, LineThrough, MAX_K};
+use crate::games::connect::board::{set_bits, Board, Cell, Colour, LineThrough, MAX_K};
 
 /// Slots of a cell's road-class histogram: `CLASS_HALF` per colour.
 pub const ROAD_CLASSES: usize = 2 * CLASS_HALF;
@@ -38,6 +38,9 @@ pub struct BoardView {
     classes: Vec<RoadClasses>,
     /// Stones within distance 2 of each cell: the candidate area.
     near: Vec<u8>,
+    /// The cells with a stone near, as a bit set: the generator visits these instead of
+    /// testing every cell of the board.
+    near_set: Vec<u64>,
     /// `class_bits[black * (MAX_K + 1) + white]`: the histogram bytes of a road holding
     /// these stones.
     class_bits: Vec<RoadClasses>,
@@ -61,6 +64,7 @@ impl BoardView {
             counts: vec![[0, 0]; geo.road_count()],
             classes: (0..cells as Cell).map(|c| geo.roads_through(c).len() as u128 * class_bits[0]).collect(),
             near: vec![0; cells],
+            near_set: vec![0; cells.div_ceil(64)],
             class_bits,
         }
     }
@@ -75,23 +79,32 @@ impl BoardView {
         let geo = board.geometry();
         for &c in &self.stones[same..] {
             for &n in &geo.near_cells[c as usize] {
-                self.near[n as usize] -= 1;
+                let n = n as usize;
+                self.near[n] -= 1;
+                if self.near[n] == 0 {
+                    self.near_set[n / 64] &= !(1 << (n % 64));
+                }
             }
         }
         for &c in &now[same..] {
             for &n in &geo.near_cells[c as usize] {
-                self.near[n as usize] += 1;
+                let n = n as usize;
+                self.near[n] += 1;
+                self.near_set[n / 64] |= 1 << (n % 64);
             }
         }
         // Every road whose counts changed passes through a stone taken back or placed; the
-        // first such stone's line that reaches it updates it.
-        let gone = self.stones.split_off(same);
-        for &c in gone.iter().chain(&now[same..]) {
+        // first such stone's line that reaches it updates it. (The list is taken out for the
+        // loop rather than split, which would allocate at every node.)
+        let mut stones = std::mem::take(&mut self.stones);
+        for &c in stones[same..].iter().chain(&now[same..]) {
             for line in geo.lines_through(c) {
                 self.sync_line(board, line);
             }
         }
-        self.stones.extend_from_slice(&now[same..]);
+        stones.truncate(same);
+        stones.extend_from_slice(&now[same..]);
+        self.stones = stones;
     }
 
     /// Updates the roads of one line through a changed stone, and the histograms of the
@@ -131,6 +144,11 @@ impl BoardView {
     #[inline]
     pub fn classes(&self, c: Cell) -> RoadClasses {
         self.classes[c as usize]
+    }
+
+    /// The cells with a stone within distance 2 (occupied ones too), in increasing order.
+    pub fn cells_near_stones(&self) -> impl Iterator<Item = Cell> + '_ {
+        set_bits(&self.near_set).map(|c| c as Cell)
     }
 
     /// Whether a cell has a stone within distance 2 (the search's candidate area).
