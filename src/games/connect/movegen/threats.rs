@@ -58,67 +58,79 @@ impl ThreatSet {
             .find(|cells| !cells.iter().any(|c| stones.contains(c)))
     }
 
-    /// The fewest stones that touch every road, or `cap + 1` when more than `cap` are needed.
+    /// The fewest stones that touch every road, or `cap + 1` when more than `cap` (at most
+    /// [`MAX_P`]) are needed.
     pub fn blocks_needed(&self, cap: usize) -> usize {
-        let mut chosen = Vec::with_capacity(cap);
-        (0..=cap).find(|&budget| self.can_block(&mut chosen, budget)).unwrap_or(cap + 1)
+        assert!(cap <= MAX_P, "blocks are counted up to {MAX_P}, not {cap}");
+        (0..=cap).find(|&budget| self.can_block(Chosen::default(), budget)).unwrap_or(cap + 1)
     }
 
-    fn can_block(&self, chosen: &mut Vec<Cell>, budget: usize) -> bool {
-        let Some(road) = self.first_unhit(chosen) else { return true };
-        if chosen.len() == budget {
+    fn can_block(&self, chosen: Chosen, budget: usize) -> bool {
+        let Some(road) = self.first_unhit(chosen.stones()) else { return true };
+        if chosen.len == budget {
             return false;
         }
-        for &c in road {
-            chosen.push(c);
-            let ok = self.can_block(chosen, budget);
-            chosen.pop();
-            if ok {
-                return true;
-            }
-        }
-        false
+        road.iter().any(|&c| self.can_block(chosen.with(c), budget))
     }
 
-    /// Every set of at most `budget` stones that touches every road, each stone touching a road
-    /// the others miss (minimal sets; a stone left over is free). Sorted, no duplicates.
+    /// Every set of at most `budget` (at most [`MAX_P`]) stones that touches every road, each
+    /// stone touching a road the others miss (minimal sets; a stone left over is free).
+    /// Sorted, no duplicates.
     pub fn blocking_sets(&self, budget: usize, out: &mut Vec<Move>) {
+        assert!(budget <= MAX_P, "blocking sets have at most {MAX_P} stones, not {budget}");
         out.clear();
-        let mut chosen = Vec::with_capacity(budget);
-        self.enumerate(&mut chosen, budget, out);
+        self.enumerate(Chosen::default(), budget, out);
         out.sort_unstable();
         out.dedup();
     }
 
-    fn enumerate(&self, chosen: &mut Vec<Cell>, budget: usize, out: &mut Vec<Move>) {
-        let Some(road) = self.first_unhit(chosen) else {
+    fn enumerate(&self, chosen: Chosen, budget: usize, out: &mut Vec<Move>) {
+        let Some(road) = self.first_unhit(chosen.stones()) else {
             // Keep the set only if no stone in it is redundant.
-            let minimal = (0..chosen.len()).all(|skip| {
-                let mut rest = [0; MAX_P];
-                let mut n = 0;
-                for (_, &c) in chosen.iter().enumerate().filter(|&(i, _)| i != skip) {
-                    rest[n] = c;
-                    n += 1;
-                }
-                self.first_unhit(&rest[..n]).is_some()
-            });
+            let minimal = (0..chosen.len).all(|skip| self.first_unhit(chosen.without(skip).stones()).is_some());
             if minimal {
-                out.push(Move::from_stones(chosen));
+                out.push(Move::from_stones(chosen.stones()));
             }
             return;
         };
-        if chosen.len() == budget {
+        if chosen.len == budget {
             return;
         }
         for &c in road {
-            chosen.push(c);
-            self.enumerate(chosen, budget, out);
-            chosen.pop();
+            self.enumerate(chosen.with(c), budget, out);
         }
     }
 
     /// How many roads each cell touches, for the best try in a lost position.
     pub(super) fn hits(&self, c: Cell) -> usize {
         self.roads.iter().filter(|(cells, n)| cells[..*n as usize].contains(&c)).count()
+    }
+}
+
+/// The stones chosen so far while searching for blocks: at most a turn's worth, kept on the
+/// stack (these searches run at most nodes of a game-tree search and must not allocate).
+#[derive(Clone, Copy, Default)]
+struct Chosen {
+    cells: [Cell; MAX_P],
+    len: usize,
+}
+
+impl Chosen {
+    fn stones(&self) -> &[Cell] {
+        &self.cells[..self.len]
+    }
+
+    /// These stones and c.
+    fn with(mut self, c: Cell) -> Chosen {
+        self.cells[self.len] = c;
+        self.len += 1;
+        self
+    }
+
+    /// These stones but the one at `skip`.
+    fn without(mut self, skip: usize) -> Chosen {
+        self.cells.copy_within(skip + 1..self.len, skip);
+        self.len -= 1;
+        self
     }
 }
