@@ -104,18 +104,28 @@ fn winner(r: &GameRecord) -> evotune::core::game::Side {
 #[test]
 fn hangs_late_answers_garbage_refusals_and_illegal_moves_lose_with_their_reason() {
     let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "-\n").unwrap();
     // Time per move 200 ms and 100 ms of margin; without them (fixed depth), the hang time.
     let timed = ["--pairs", "1", "--depth", "1", "--b-time-ms", "200", "--time-margin-ms", "100"];
-    for (mode, reason, note) in [
-        ("hang 2", "timeout", "did not answer `next` within 1500 ms; killed"),
-        ("late 2", "timeout", "did not answer `next` within 300 ms; killed"),
-        ("garbage 1", "illegal", "answered `hello there` to `next`"),
-        ("refuse 2", "illegal", "refused `next`: `error I would rather not`"),
-        ("illegal 2", "illegal", "cell is occupied"),
+    let connect6 = ["--b-protocol", "connect6", "--openings", s(&empty)];
+    for (mode, protocol, reason, note) in [
+        ("hang 2", &[][..], "timeout", "did not answer `next` within 1500 ms; killed"),
+        ("late 2", &[], "timeout", "did not answer `next` within 300 ms; killed"),
+        // The competition protocol allows nothing but its replies ...
+        ("garbage 1", &connect6, "illegal", "answered `hello there` to `"),
+        // ... while Cloudict's own engine prints its search statistics on its output, so
+        // anything but a move is skipped there and only the clock catches an engine that
+        // never moves.
+        ("garbage 1", &[], "timeout", "did not answer `next` within 300 ms; killed"),
+        ("refuse 2", &[], "illegal", "refused `next`: `error I would rather not`"),
+        ("illegal 2", &[], "illegal", "cell is occupied"),
     ] {
-        let options =
-            if mode.starts_with("hang") { &["--pairs", "1", "--depth", "1", "--hang-ms", "1500"][..] } else { &timed };
-        let (stdout, records) = play(dir.path(), &mode.replace(' ', "-"), "defaults", &mover(mode), options);
+        let mut options =
+            if mode.starts_with("hang") { vec!["--pairs", "1", "--depth", "1", "--hang-ms", "1500"] } else { timed.to_vec() };
+        options.extend_from_slice(protocol);
+        let name = format!("{}-{}", mode.replace(' ', "-"), protocol.len());
+        let (stdout, records) = play(dir.path(), &name, "defaults", &mover(mode), &options);
         let lost: Vec<&GameRecord> = records.iter().filter(|r| r.reason.as_str() == reason).collect();
         assert!(!lost.is_empty(), "{mode}: {records:?}");
         for r in lost {
@@ -133,6 +143,21 @@ fn hangs_late_answers_garbage_refusals_and_illegal_moves_lose_with_their_reason(
         };
         assert!(killed >= k && bad >= b && started >= 1, "{mode}: {stdout}");
     }
+}
+
+#[test]
+fn an_engine_that_talks_like_cloudict_plays_its_games() {
+    // Cloudict's own engine prints a banner mentioning `move XXXX`, statistics before every
+    // move, and sometimes `We loss!` without a newline before its move: none of it is a move
+    // or a fault.
+    let dir = tempfile::tempdir().unwrap();
+    let (stdout, records) =
+        play(dir.path(), "chatty", "defaults", &mover("chatty 3"), &["--pairs", "2", "--depth", "1", "--b-time-ms", "2000"]);
+    assert_eq!(records.len(), 4);
+    for r in &records {
+        assert!(["six", "max_turns"].contains(&r.reason.as_str()), "{r:?}");
+    }
+    assert_eq!(engine_stats(&stdout)[1..], [0, 0, 0], "{stdout}");
 }
 
 #[test]

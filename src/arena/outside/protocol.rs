@@ -203,14 +203,15 @@ impl Protocol {
             Protocol::Connect6 => match (turn.first, turn.side, unseen) {
                 (true, Side::First, []) if turn.history.is_empty() => vec!["new black".to_string()],
                 (_, _, [last]) if !(turn.first && turn.side == Side::First) => {
-                    vec![format!("move {}", competition(last)?)]
+                    vec![format!("move {}", competition(last, true)?)]
                 }
                 _ => return Err(self.starts_from(turn.history).err().unwrap_or_else(|| out_of_step(self, turn))),
             },
             Protocol::Cloudict => {
                 for (i, m) in unseen.iter().enumerate() {
                     let colour = if (turn.told + i).is_multiple_of(2) { "black" } else { "white" };
-                    before.push(Say::quiet(format!("{colour} {}", competition(m)?)));
+                    // Unpadded: Cloudict reads `JJ@@` as two stones, the second off the board.
+                    before.push(Say::quiet(format!("{colour} {}", competition(m, false)?)));
                 }
                 vec!["next".to_string()]
             }
@@ -258,6 +259,20 @@ impl Protocol {
         let word = word.to_ascii_lowercase();
         match self {
             _ if line.is_empty() => Heard::Chatter,
+            // Cloudict itself prints a help banner at start (which mentions `move XXXX`) and
+            // its search's progress before each move on standard output, and may end a
+            // message without a newline just before its move (`We loss!move KLMN`): a line
+            // ending in `move` and one word of competition notation is its move, and every
+            // other line is chatter (an engine that never moves loses on time).
+            Protocol::Cloudict if word != "error" => match line.rfind("move ") {
+                Some(at)
+                    if (at == 0 || !line.as_bytes()[at - 1].is_ascii_alphanumeric())
+                        && is_competition_word(line[at + 5..].trim()) =>
+                {
+                    Heard::Move(line[at + 5..].trim().to_string())
+                }
+                _ => Heard::Chatter,
+            },
             Protocol::Connect6 | Protocol::Cloudict | Protocol::Line if line.starts_with('#') => Heard::Chatter,
             Protocol::Connect6 | Protocol::Cloudict | Protocol::Line if word == "error" => Heard::Refused,
             Protocol::Connect6 | Protocol::Cloudict | Protocol::Line if word == "move" => {
@@ -308,11 +323,17 @@ impl std::fmt::Display for Protocol {
     }
 }
 
-/// A Connect6 move of the record in competition notation, a single stone padded with `@@` as
-/// the competition platform writes it.
-fn competition(record: &str) -> Result<String, String> {
+/// A Connect6 move of the record in competition notation; a single stone padded with `@@` as
+/// the competition platform writes it when `pad`.
+fn competition(record: &str, pad: bool) -> Result<String, String> {
     let stones = parse_record_move(CONNECT6, record).map_err(|e| e.to_string())?;
-    Ok(move_to_competition(CONNECT6, &stones, false, true))
+    Ok(move_to_competition(CONNECT6, &stones, false, pad))
+}
+
+/// Whether a word looks like a Connect6 move in competition notation: two or four letters or
+/// `@`s (`JJ`, `JJ@@`, `KLMN`), whether or not the cells exist.
+fn is_competition_word(word: &str) -> bool {
+    matches!(word.len(), 2 | 4) && word.bytes().all(|b| b.is_ascii_alphabetic() || b == b'@')
 }
 
 /// A Gomoku stone of the record as pbrain's `x,y` from the top-left corner.
@@ -359,7 +380,7 @@ mod tests {
         let h = moves("j10 k11k9 h8l12");
         let r = Protocol::Cloudict.request(&turn(&h, 0, Side::Second, true)).unwrap();
         let before: Vec<&str> = r.before.iter().map(|s| s.line.as_str()).collect();
-        assert_eq!(before, ["black JJ@@", "white KKKI", "black HHLL"]);
+        assert_eq!(before, ["black JJ", "white KKKI", "black HHLL"]);
         assert_eq!(r.ask, ["next"]);
         let r = Protocol::Cloudict.request(&turn(&h, 2, Side::Second, false)).unwrap();
         assert_eq!(r.before, [Say::quiet("black HHLL")]);
@@ -367,7 +388,18 @@ mod tests {
         assert_eq!(Protocol::Cloudict.classify("move KLMN"), Heard::Move("KLMN".into()));
         assert_eq!(Protocol::Cloudict.classify("# board"), Heard::Chatter);
         assert_eq!(Protocol::Cloudict.classify("error occupied"), Heard::Refused);
-        assert_eq!(Protocol::Cloudict.classify("hello there"), Heard::Garbage);
+        // Cloudict's own engine talks on standard output: its banner and search statistics
+        // are chatter, and a message left without a newline does not hide the move.
+        assert_eq!(Protocol::Cloudict.classify("On help for GameEngine Cloudict.Connect6"), Heard::Chatter);
+        assert_eq!(Protocol::Cloudict.classify("AB Time :\t0.739"), Heard::Chatter);
+        assert_eq!(Protocol::Cloudict.classify("Set the search depth to 4."), Heard::Chatter);
+        assert_eq!(Protocol::Cloudict.classify("We loss!move KLMN"), Heard::Move("KLMN".into()));
+        assert_eq!(Protocol::Cloudict.classify("remove this"), Heard::Chatter);
+        assert_eq!(Protocol::Cloudict.classify("move XXXX   - tell the engine the move"), Heard::Chatter);
+        assert_eq!(Protocol::Cloudict.classify("the engine will search the move for next step."), Heard::Chatter);
+        // A malformed move is still read as the move (and then refused as unreadable).
+        assert_eq!(Protocol::Cloudict.classify("move ZZZZ"), Heard::Move("ZZZZ".into()));
+        assert_eq!(Protocol::Connect6.classify("hello there"), Heard::Garbage);
     }
 
     #[test]
