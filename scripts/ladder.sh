@@ -7,10 +7,11 @@
 #   scripts/ladder.sh                      # 1000 ms per move, 100 pairs a rung
 #   TIME_MS=100 PAIRS=50 scripts/ladder.sh # a quick ladder
 #   TC=60+1 scripts/ladder.sh              # a game clock instead of a time per move
-#   scripts/ladder.sh 'cloudict=cmd:/opt/cloudict/engine;init=depth 4'
+#   scripts/ladder.sh 'cloudict=cmd:/opt/cloudict/cloudict;init=depth 4;dir=/opt/cloudict'
 #                                          # outside engines as extra rungs (any player spec
 #                                          # `evotune match --b` takes; the protocol is the
-#                                          # game's, Cloudict's for Connect6)
+#                                          # game's, Cloudict's for Connect6); they keep their
+#                                          # own limits, only the ladder's player gets TIME_MS
 #
 # Environment: EVOTUNE (binary, default target/release/evotune), TIME_MS, TC, PAIRS, THREADS
 # (default 2: two games at once, one core each), OUT (folder for the records, default
@@ -47,17 +48,25 @@ rungs=(
   "alpha-beta, same budget|defaults|--b-search alphabeta"
   "UCT, same budget|defaults|--b-search mcts"
 )
+# An outside engine keeps its own limits (an init line such as `depth 4`; Cloudict has no
+# clock): only PLAYER gets the budget, unless a game clock is asked for, which binds both.
 for spec in "$@"; do
-  rungs+=("${spec%%=*} (outside), same budget|$spec|")
+  if [[ -n $TC ]]; then
+    rungs+=("${spec%%=*} (outside), same clock|$spec|")
+  else
+    rungs+=("${spec%%=*} (outside), its own limits|$spec|--a-time-ms $TIME_MS|own")
+  fi
 done
 
 echo "| $PLAYER ($label) against | games | score | Elo (95% interval) | pair Elo |"
 echo "|---|---:|---:|---|---|"
 for rung in "${rungs[@]}"; do
-  IFS='|' read -r name player opts <<<"$rung"
+  IFS='|' read -r name player opts limits <<<"$rung"
   file="$OUT/$(echo "$name" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-' | tr -s '-').jsonl"
+  both=("${budget[@]}")
+  [[ ${limits:-} == own ]] && both=()
   # shellcheck disable=SC2086 # opts holds several options on purpose
-  report=$("$EVOTUNE" match --a "$PLAYER" --b "$player" "${budget[@]}" $opts --pairs "$PAIRS" \
+  report=$("$EVOTUNE" match --a "$PLAYER" --b "$player" "${both[@]}" $opts --pairs "$PAIRS" \
     --threads "$THREADS" --records "$file" 2>/dev/null)
   games=$(sed -n 's/.*: \([0-9]*\) games, W.*/\1/p' <<<"$report" | head -1)
   score=$(sed -n 's/.*(score \([0-9.]*%\)).*/\1/p' <<<"$report" | head -1)

@@ -9,7 +9,7 @@ use common::cli::{bench_nodes, fails, ok, run, BIN};
 
 /// The node signature of `evotune bench --depth 4`. It changes only when the search or the
 /// move generator changes behaviour; quote the new value in the commit that changes it.
-const BENCH_DEPTH_4_NODES: u64 = 7783;
+const BENCH_DEPTH_4_NODES: u64 = 20523;
 
 #[test]
 fn bench_prints_a_deterministic_signature() {
@@ -17,13 +17,14 @@ fn bench_prints_a_deterministic_signature() {
     let (b, _) = ok(&["bench", "--depth", "4"]);
     assert_eq!(bench_nodes(&a), bench_nodes(&b));
     assert_eq!(bench_nodes(&a), BENCH_DEPTH_4_NODES, "search behaviour changed: update the signature and say so");
-    // Engine options bench other searches: without the horizon's win test the tree is the
-    // one of the build before it (7,851), and without killers too that of the search before
-    // both (7,779).
-    let (plain, _) = ok(&["bench", "--depth", "4", "--engine", "horizon_wins=false"]);
-    assert_eq!(bench_nodes(&plain), 7851);
-    let (no_killers, _) = ok(&["bench", "--depth", "4", "--engine", "horizon_wins=false", "--engine", "killers=0"]);
-    assert_eq!(bench_nodes(&no_killers), 7779);
+    // Engine options bench other searches. The generator widths before Connect6 got its own
+    // (12, 6, 16) give the earlier trees: 7,783 with everything else on, 7,851 without the
+    // horizon's win test, and 7,779 without killers too (the search before both).
+    let narrow = ["--engine", "singles=12", "--engine", "seconds=6", "--engine", "width=16"];
+    let with = |extra: &[&'static str]| [&["bench", "--depth", "4"][..], &narrow, extra].concat();
+    assert_eq!(bench_nodes(&ok(&with(&[])).0), 7783);
+    assert_eq!(bench_nodes(&ok(&with(&["--engine", "horizon_wins=false"])).0), 7851);
+    assert_eq!(bench_nodes(&ok(&with(&["--engine", "horizon_wins=false", "--engine", "killers=0"])).0), 7779);
     let (m1, _) = ok(&["bench", "--depth", "1", "--search", "mcts"]);
     let (m2, _) = ok(&["bench", "--depth", "1", "--search", "mcts"]);
     assert_eq!(bench_nodes(&m1), bench_nodes(&m2));

@@ -69,7 +69,7 @@ fn tt_mib_value(text: &str) -> Result<usize, String> {
 }
 
 fn width_value(text: &str) -> Result<usize, String> {
-    ranged(text, 1, MAX_WIDTH)
+    ranged(text, 0, MAX_WIDTH)
 }
 
 fn uct_value(text: &str) -> Result<f64, String> {
@@ -88,15 +88,17 @@ fn config_tt_mib() -> usize {
     4
 }
 
-fn default_singles() -> usize {
+/// The generator widths a config gets for the keys it leaves out: the widths every config had
+/// before the command line took the game's own (so that those runs stay as they were).
+fn config_singles() -> usize {
     12
 }
 
-fn default_seconds() -> usize {
+fn config_seconds() -> usize {
     6
 }
 
-fn default_width() -> usize {
+fn config_width() -> usize {
     16
 }
 
@@ -161,17 +163,20 @@ pub struct EngineSettings {
     #[arg(long, default_value_t = 16, value_parser = tt_mib_value)]
     #[serde(default = "config_tt_mib")]
     pub tt_mib: usize,
-    /// Move generator: first stones considered in quiet positions (and single-stone moves kept).
-    #[arg(long, default_value_t = 12, value_parser = width_value)]
-    #[serde(default = "default_singles")]
+    /// Move generator: first stones considered in quiet positions (and single-stone moves
+    /// kept); 0: the game's default (Connect6 20, Gomoku 12).
+    #[arg(long, default_value_t = 0, value_parser = width_value)]
+    #[serde(default = "config_singles")]
     pub singles: usize,
-    /// Move generator: second stones tried per first stone (games of two-stone turns).
-    #[arg(long, default_value_t = 6, value_parser = width_value)]
-    #[serde(default = "default_seconds")]
+    /// Move generator: second stones tried per first stone (games of two-stone turns); 0: the
+    /// game's default (Connect6 10).
+    #[arg(long, default_value_t = 0, value_parser = width_value)]
+    #[serde(default = "config_seconds")]
     pub seconds: usize,
-    /// Moves searched per node in quiet positions.
-    #[arg(long, default_value_t = 16, value_parser = width_value)]
-    #[serde(default = "default_width")]
+    /// Moves searched per node in quiet positions; 0: the game's default (Connect6 32,
+    /// Gomoku 16).
+    #[arg(long, default_value_t = 0, value_parser = width_value)]
+    #[serde(default = "config_width")]
     pub width: usize,
     /// UCT exploration constant (mcts).
     #[arg(long, default_value_t = 0.7, value_parser = uct_value)]
@@ -209,9 +214,9 @@ impl Default for EngineSettings {
             nodes: None,
             time_ms: None,
             tt_mib: 16,
-            singles: default_singles(),
-            seconds: default_seconds(),
-            width: default_width(),
+            singles: 0,
+            seconds: 0,
+            width: 0,
             uct_c: default_uct_c(),
             vcdt_depth: default_vcdt_depth(),
             vcdt_nodes: default_vcdt_nodes(),
@@ -294,7 +299,14 @@ impl EngineOption {
 impl EngineSettings {
     /// The settings of a config's `[engine]` when the table is left out.
     pub fn config_default() -> EngineSettings {
-        EngineSettings { depth: config_depth(), tt_mib: config_tt_mib(), ..EngineSettings::default() }
+        EngineSettings {
+            depth: config_depth(),
+            tt_mib: config_tt_mib(),
+            singles: config_singles(),
+            seconds: config_seconds(),
+            width: config_width(),
+            ..EngineSettings::default()
+        }
     }
 
     /// The limits given (possibly none).
@@ -362,9 +374,10 @@ impl EngineSettings {
             in_range("time_ms", t, 1, MAX_TIME_MS)?;
         }
         in_range("tt_mib", self.tt_mib, 1, MAX_TT_MIB)?;
-        in_range("singles", self.singles, 1, MAX_WIDTH)?;
-        in_range("seconds", self.seconds, 1, MAX_WIDTH)?;
-        in_range("width", self.width, 1, MAX_WIDTH)?;
+        // 0: the game's default.
+        in_range("singles", self.singles, 0, MAX_WIDTH)?;
+        in_range("seconds", self.seconds, 0, MAX_WIDTH)?;
+        in_range("width", self.width, 0, MAX_WIDTH)?;
         if !(self.uct_c > 0.0 && self.uct_c <= 100.0) {
             return Err(format!("[engine] uct_c = {}: more than 0 and at most 100", self.uct_c));
         }

@@ -43,7 +43,8 @@ impl ConnectGen {
     /// The generator of a player with these settings and weights (its `move_*` weights).
     pub fn new(rules: Rules, settings: &EngineSettings, weights: &Weights) -> ConnectGen {
         let board = Board::new(rules);
-        let config = MoveGenConfig { singles: settings.singles, seconds: settings.seconds, width: settings.width };
+        let config = MoveGenConfig { singles: settings.singles, seconds: settings.seconds, width: settings.width }
+            .resolved(rules);
         ConnectGen {
             movegen: MoveGen::with_scoring(config, MoveScoring::from_weights(weights, rules.k as usize), &board),
             vcdt_scratch: vec![Vec::new(); 32],

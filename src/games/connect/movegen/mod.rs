@@ -25,7 +25,7 @@ pub use generator::MoveGen;
 pub use scoring::{MoveScoring, CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
 pub use threats::ThreatSet;
 
-use super::board::Cell;
+use super::board::{Cell, Rules};
 pub use super::board::MAX_P;
 
 /// One move: one or two stones (sorted, so that a pair has one spelling).
@@ -100,5 +100,31 @@ pub struct MoveGenConfig {
 impl Default for MoveGenConfig {
     fn default() -> Self {
         MoveGenConfig { singles: 12, seconds: 6, width: 16 }
+    }
+}
+
+impl MoveGenConfig {
+    /// The widths a player of these rules gets by default. Two-stone turns are searched wider
+    /// than the one-stone default: in Connect6 at 100 and 300 ms a move, 20 first stones, 10
+    /// second stones and 32 moves a node beat 12, 6 and 16 by about +95 pair Elo, and score
+    /// 11.5 points more against the Olympiad engine Cloudict at 1 s a move; in Gomoku the
+    /// wider search was worse (-42 ± 34 pair Elo at 300 ms). See docs/strength.md.
+    pub fn for_rules(rules: Rules) -> MoveGenConfig {
+        if rules.p == 2 {
+            MoveGenConfig { singles: 20, seconds: 10, width: 32 }
+        } else {
+            MoveGenConfig::default()
+        }
+    }
+
+    /// These widths with each 0 replaced by the rules' default.
+    pub fn resolved(self, rules: Rules) -> MoveGenConfig {
+        let game = MoveGenConfig::for_rules(rules);
+        let or = |v: usize, d: usize| if v == 0 { d } else { v };
+        MoveGenConfig {
+            singles: or(self.singles, game.singles),
+            seconds: or(self.seconds, game.seconds),
+            width: or(self.width, game.width),
+        }
     }
 }
