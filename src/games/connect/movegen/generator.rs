@@ -93,6 +93,8 @@ pub struct MoveGen {
     threat_scored: Vec<u128>,
     /// Where each cell's roads are in `threat_roads` (empty ranges between calls).
     threat_cell_roads: Vec<(u32, u32)>,
+    /// The cells of `threat_singles` while `threat_candidates` runs (all false between).
+    threat_single: Vec<bool>,
 }
 
 impl MoveGen {
@@ -142,6 +144,7 @@ impl MoveGen {
             threat_candidates: Vec::new(),
             threat_scored: Vec::new(),
             threat_cell_roads: vec![(0, 0); cells],
+            threat_single: vec![false; cells],
         }
     }
 
@@ -318,21 +321,37 @@ impl MoveGen {
         // whose integer order is the moves' order.
         let mut moves = std::mem::take(&mut self.threat_candidates);
         moves.clear();
-        let one_short = board.near_threat_roads(me, 1);
-        let two_short = board.near_threat_roads(me, 2).filter(|_| turn == 2 && level > 2);
-        for r in one_short.chain(two_short) {
-            let mine = board.road_counts(r)[me.index()] as usize;
+        // Roads one stone short: each of their empty cells makes a threat alone.
+        for r in board.near_threat_roads(me, 1) {
             let first = at_cells.len();
             at_cells.extend(board.empty_cells_of_road(r).map(|c| (c, r as u16)));
-            let empty = first..at_cells.len();
-            if mine + 1 == level {
-                singles.extend(at_cells[empty].iter().map(|&(c, _)| c));
-            } else if turn == 2 && mine + 2 == level {
-                for i in empty.clone() {
+            for &(c, _) in &at_cells[first..] {
+                singles.push(c);
+                self.threat_single[c as usize] = true;
+            }
+        }
+        // Roads two stones short: a pair of their empty cells makes a threat. Threats made
+        // only of such roads all hold both stones, so they lie on the stones' line, and two
+        // blocks stop them all (the nearest empty cell on either side of the stones is in
+        // every one of them that has empty cells on that side): a move needing three blocks
+        // therefore has a stone that lifts a road one stone short, and other pairs are not
+        // listed then.
+        if turn == 2 && level > 2 {
+            for r in board.near_threat_roads(me, 2) {
+                let first = at_cells.len();
+                at_cells.extend(board.empty_cells_of_road(r).map(|c| (c, r as u16)));
+                for i in first..at_cells.len() {
                     let a = at_cells[i].0;
-                    moves.extend(at_cells[i + 1..empty.end].iter().map(|&(b, _)| pack_pair(a, b)));
+                    for &(b, _) in &at_cells[i + 1..] {
+                        if min_blocks <= 2 || self.threat_single[a as usize] || self.threat_single[b as usize] {
+                            moves.push(pack_pair(a, b));
+                        }
+                    }
                 }
             }
+        }
+        for &c in &singles {
+            self.threat_single[c as usize] = false;
         }
         at_cells.sort_unstable();
         // Where each cell's roads are in `at_cells`, for `blocks_after`.
@@ -345,14 +364,6 @@ impl MoveGen {
         }
         singles.sort_unstable();
         singles.dedup();
-        if min_blocks > 2 {
-            // Threats made only of roads two stones short all hold both stones, so they lie
-            // on the stones' line, and two blocks stop them all: the nearest empty cell on
-            // either side of the stones is in every one of them that has empty cells on that
-            // side. A move needing three blocks therefore has a stone that lifts a road one
-            // stone short.
-            moves.retain(|&packed| unpack_move(packed).stones().iter().any(|c| singles.binary_search(c).is_ok()));
-        }
         if turn == 1 {
             moves.extend(singles.iter().map(|&a| (a as u32) << 16));
         } else {
@@ -370,7 +381,7 @@ impl MoveGen {
 
     /// The stones needed to block every threat the packed move of `me` leaves (measured
     /// exactly up to `turn.max(2)`, more reported as one more), or 0 when it leaves fewer
-    /// than two threats and `min_blocks` asks for two. Reads the index
+    /// threats than `min_blocks` (which fewer stones then stop). Reads the index
     /// [`threat_candidates`](Self::threat_candidates) built.
     fn blocks_after(&mut self, board: &Board, me: Colour, turn: usize, packed: u32, min_blocks: usize) -> usize {
         let level = board.rules().threat_level();
@@ -385,8 +396,8 @@ impl MoveGen {
             &at_cells[from as usize..to as usize]
         };
         let listed: [&[(Cell, u16)]; 2] = [roads_at(stones[0]), stones.get(1).map_or(&[], |&b| roads_at(b))];
-        // One road, or roads sharing a cell, can be stopped with one stone.
-        if listed[0].len() + listed[1].len() < 2 && min_blocks >= 2 {
+        // Fewer threats than `min_blocks` can be stopped with fewer stones (one each).
+        if listed[0].len() + listed[1].len() < min_blocks {
             return 0;
         }
         let threats = &mut self.threats;
@@ -403,7 +414,7 @@ impl MoveGen {
                 }
             }
         }
-        if threats.len() < 2 && min_blocks >= 2 {
+        if threats.len() < min_blocks {
             return 0;
         }
         threats.blocks_needed(turn.max(2))
