@@ -338,3 +338,18 @@ fn a_config_without_usable_openings_stops_before_any_folder() {
         assert!(!out.exists(), "{edit}: folders were created");
     }
 }
+
+#[test]
+fn the_wide_quick_config_is_the_quick_run_at_the_default_connect6_widths() {
+    // configs/quick-wide.toml tunes for the engine the command line plays: the quick run with
+    // only its name and the generator widths changed, to Connect6's defaults.
+    let quick = evotune::ga::config::EvolveConfig::load(Path::new("configs/quick.toml")).unwrap();
+    let wide = evotune::ga::config::EvolveConfig::load(Path::new("configs/quick-wide.toml")).unwrap();
+    let game = evotune::games::connect::movegen::MoveGenConfig::for_rules(evotune::games::connect::Rules::CONNECT6);
+    assert_eq!((wide.engine.singles, wide.engine.seconds, wide.engine.width), (game.singles, game.seconds, game.width));
+    assert_eq!((quick.engine.singles, quick.engine.seconds, quick.engine.width), (12, 6, 16));
+    let mut same = wide.clone();
+    same.name.clone_from(&quick.name);
+    same.engine = quick.engine.clone();
+    assert_eq!(format!("{same:?}"), format!("{quick:?}"));
+}
