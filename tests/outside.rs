@@ -121,8 +121,11 @@ fn hangs_late_answers_garbage_refusals_and_illegal_moves_lose_with_their_reason(
         ("refuse 2", &[], "illegal", "refused `next`: `error I would rather not`"),
         ("illegal 2", &[], "illegal", "cell is occupied"),
     ] {
-        let mut options =
-            if mode.starts_with("hang") { vec!["--pairs", "1", "--depth", "1", "--hang-ms", "1500"] } else { timed.to_vec() };
+        let mut options = if mode.starts_with("hang") {
+            vec!["--pairs", "1", "--depth", "1", "--hang-ms", "1500"]
+        } else {
+            timed.to_vec()
+        };
         options.extend_from_slice(protocol);
         let name = format!("{}-{}", mode.replace(' ', "-"), protocol.len());
         let (stdout, records) = play(dir.path(), &name, "defaults", &mover(mode), &options);
@@ -151,8 +154,13 @@ fn an_engine_that_talks_like_cloudict_plays_its_games() {
     // move, and sometimes `We loss!` without a newline before its move: none of it is a move
     // or a fault.
     let dir = tempfile::tempdir().unwrap();
-    let (stdout, records) =
-        play(dir.path(), "chatty", "defaults", &mover("chatty 3"), &["--pairs", "2", "--depth", "1", "--b-time-ms", "2000"]);
+    let (stdout, records) = play(
+        dir.path(),
+        "chatty",
+        "defaults",
+        &mover("chatty 3"),
+        &["--pairs", "2", "--depth", "1", "--b-time-ms", "2000"],
+    );
     assert_eq!(records.len(), 4);
     for r in &records {
         assert!(["six", "max_turns"].contains(&r.reason.as_str()), "{r:?}");

@@ -25,8 +25,8 @@ pub use generator::MoveGen;
 pub use scoring::{MoveScoring, CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
 pub use threats::ThreatSet;
 
-use super::board::{Cell, Rules};
 pub use super::board::MAX_P;
+use super::board::{Cell, Rules};
 
 /// One move: one or two stones (sorted, so that a pair has one spelling).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
