@@ -225,9 +225,8 @@ impl<G: Frontend> AnyGame for Registered<G> {
         let mut searching = std::time::Duration::ZERO;
         for (i, pos) in boards.iter_mut().enumerate() {
             engine.new_game(i as u64);
-            let start = std::time::Instant::now();
             let r = engine.search(pos, limits);
-            searching += start.elapsed();
+            searching += r.elapsed;
             let best = if r.best.is_none() { String::new() } else { self.0.format_move(pos, r.best) };
             let mut line = Vec::new();
             let mut undo = Vec::new();

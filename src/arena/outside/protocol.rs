@@ -273,13 +273,11 @@ impl Protocol {
                 }
                 _ => Heard::Chatter,
             },
-            Protocol::Connect6 | Protocol::Cloudict | Protocol::Line if line.starts_with('#') => Heard::Chatter,
+            Protocol::Connect6 | Protocol::Line if line.starts_with('#') => Heard::Chatter,
             Protocol::Connect6 | Protocol::Cloudict | Protocol::Line if word == "error" => Heard::Refused,
-            Protocol::Connect6 | Protocol::Cloudict | Protocol::Line if word == "move" => {
-                Heard::Move(rest.trim().to_string())
-            }
+            Protocol::Connect6 | Protocol::Line if word == "move" => Heard::Move(rest.trim().to_string()),
             // A late answer to `name` (Connect6), the end of a game (line).
-            Protocol::Connect6 | Protocol::Cloudict if word == "name" => Heard::Chatter,
+            Protocol::Connect6 if word == "name" => Heard::Chatter,
             Protocol::Line if word == "end" => Heard::Chatter,
             Protocol::Pbrain => match word.as_str() {
                 "message" | "debug" | "suggest" | "ok" => Heard::Chatter,
