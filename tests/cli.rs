@@ -9,7 +9,7 @@ use common::cli::{bench_nodes, fails, ok, run, BIN};
 
 /// The node signature of `evotune bench --depth 4`. It changes only when the search or the
 /// move generator changes behaviour; quote the new value in the commit that changes it.
-const BENCH_DEPTH_4_NODES: u64 = 20523;
+const BENCH_DEPTH_4_NODES: u64 = 32446;
 
 #[test]
 fn bench_prints_a_deterministic_signature() {
@@ -17,14 +17,17 @@ fn bench_prints_a_deterministic_signature() {
     let (b, _) = ok(&["bench", "--depth", "4"]);
     assert_eq!(bench_nodes(&a), bench_nodes(&b));
     assert_eq!(bench_nodes(&a), BENCH_DEPTH_4_NODES, "search behaviour changed: update the signature and say so");
-    // Engine options bench other searches. The generator widths before Connect6 got its own
-    // (12, 6, 16) give the earlier trees: 7,783 with everything else on, 7,851 without the
-    // horizon's win test, and 7,779 without killers too (the search before both).
+    // Engine options bench other searches. The root's threat-space settings of the configs
+    // (4 attacking moves, no refutation check) give 20,961; with the generator widths before
+    // Connect6 got its own (12, 6, 16) too, 8,185 with everything else on, 8,253 without the
+    // horizon's win test, and 8,181 without killers too.
+    let old_root = ["--engine", "vcdt_depth=4", "--engine", "refutation_nodes=0"];
     let narrow = ["--engine", "singles=12", "--engine", "seconds=6", "--engine", "width=16"];
-    let with = |extra: &[&'static str]| [&["bench", "--depth", "4"][..], &narrow, extra].concat();
-    assert_eq!(bench_nodes(&ok(&with(&[])).0), 7783);
-    assert_eq!(bench_nodes(&ok(&with(&["--engine", "horizon_wins=false"])).0), 7851);
-    assert_eq!(bench_nodes(&ok(&with(&["--engine", "horizon_wins=false", "--engine", "killers=0"])).0), 7779);
+    assert_eq!(bench_nodes(&ok(&[&["bench", "--depth", "4"][..], &old_root].concat()).0), 20961);
+    let with = |extra: &[&'static str]| [&["bench", "--depth", "4"][..], &old_root, &narrow, extra].concat();
+    assert_eq!(bench_nodes(&ok(&with(&[])).0), 8185);
+    assert_eq!(bench_nodes(&ok(&with(&["--engine", "horizon_wins=false"])).0), 8253);
+    assert_eq!(bench_nodes(&ok(&with(&["--engine", "horizon_wins=false", "--engine", "killers=0"])).0), 8181);
     let (m1, _) = ok(&["bench", "--depth", "1", "--search", "mcts"]);
     let (m2, _) = ok(&["bench", "--depth", "1", "--search", "mcts"]);
     assert_eq!(bench_nodes(&m1), bench_nodes(&m2));

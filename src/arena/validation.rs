@@ -170,6 +170,7 @@ impl ValidationConfig {
             ("--vcdt-depth", u64::from(e.vcdt_depth), u64::from(d.vcdt_depth)),
             ("--vcdt-nodes", e.vcdt_nodes, d.vcdt_nodes),
             ("--killers", e.killers as u64, d.killers as u64),
+            ("--refutation-nodes", e.refutation_nodes, d.refutation_nodes),
         ];
         for (flag, v, default) in options {
             if v != default {

@@ -47,6 +47,10 @@ fn nodes_range() -> clap::builder::RangedU64ValueParser<u64> {
     clap::value_parser!(u64).range(1..=MAX_NODES)
 }
 
+fn budget_range() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(0..=MAX_NODES)
+}
+
 fn time_range() -> clap::builder::RangedU64ValueParser<u64> {
     clap::value_parser!(u64).range(1..=MAX_TIME_MS)
 }
@@ -107,7 +111,21 @@ fn default_uct_c() -> f64 {
 }
 
 fn default_vcdt_depth() -> u32 {
+    10
+}
+
+/// A config's `vcdt_depth` when left out: the depth its runs were made with before the
+/// command line's default went up.
+fn config_vcdt_depth() -> u32 {
     4
+}
+
+fn default_refutation_nodes() -> u64 {
+    1_000
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn default_vcdt_nodes() -> u64 {
@@ -183,11 +201,12 @@ pub struct EngineSettings {
     #[serde(default = "default_uct_c")]
     pub uct_c: f64,
     /// Threat-space search at the root (Connect6: continuous double threats; Gomoku:
-    /// continuous fours): the most attacking moves looked for, 0 to turn it off.
-    #[arg(long, default_value_t = 4, value_parser = vcdt_range())]
-    #[serde(default = "default_vcdt_depth")]
+    /// continuous fours): the most attacking moves looked for, 0 to turn it off (a config
+    /// that leaves it out: 4).
+    #[arg(long, default_value_t = default_vcdt_depth(), value_parser = vcdt_range())]
+    #[serde(default = "config_vcdt_depth")]
     pub vcdt_depth: u32,
-    /// Positions the threat-space search may visit per move.
+    /// Positions the threat-space search may visit, per search of it.
     #[arg(long, default_value_t = 4_000, value_parser = nodes_range())]
     #[serde(default = "default_vcdt_nodes")]
     pub vcdt_nodes: u64,
@@ -203,6 +222,13 @@ pub struct EngineSettings {
     // Left out of a written config at its default, so that earlier runs keep their hash.
     #[serde(default = "default_horizon_wins", skip_serializing_if = "is_default_horizon_wins")]
     pub horizon_wins: bool,
+    /// Before the main search, every root move after which the opponent wins by the
+    /// threat-space search within this many positions (and `vcdt_depth` attacking moves) is
+    /// set aside, unless every move is; 0 turns this off (a config's default).
+    #[arg(long, default_value_t = default_refutation_nodes(), value_parser = budget_range())]
+    // Left out of a written config when off, so that earlier runs keep their hash.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub refutation_nodes: u64,
 }
 
 impl Default for EngineSettings {
@@ -222,6 +248,7 @@ impl Default for EngineSettings {
             vcdt_nodes: default_vcdt_nodes(),
             killers: default_killers(),
             horizon_wins: default_horizon_wins(),
+            refutation_nodes: default_refutation_nodes(),
         }
     }
 }
@@ -241,8 +268,18 @@ pub struct SideOverrides {
 
 /// The engine options `--a-engine KEY=VALUE` may set: limits, search and evaluation have
 /// flags of their own.
-const OPTION_KEYS: [&str; 9] =
-    ["tt_mib", "singles", "seconds", "width", "uct_c", "vcdt_depth", "vcdt_nodes", "killers", "horizon_wins"];
+const OPTION_KEYS: [&str; 10] = [
+    "tt_mib",
+    "singles",
+    "seconds",
+    "width",
+    "uct_c",
+    "vcdt_depth",
+    "vcdt_nodes",
+    "killers",
+    "horizon_wins",
+    "refutation_nodes",
+];
 
 /// One engine option as `KEY=VALUE` (`killers=0`), by its `[engine]` name; checked against
 /// the option's range when parsed.
@@ -286,6 +323,7 @@ impl EngineOption {
             "vcdt_depth" => settings.vcdt_depth = number(self)?,
             "vcdt_nodes" => settings.vcdt_nodes = number(self)?,
             "killers" => settings.killers = number(self)?,
+            "refutation_nodes" => settings.refutation_nodes = number(self)?,
             "horizon_wins" => {
                 settings.horizon_wins =
                     self.value.parse().map_err(|_| format!("{} = {}: expected true or false", self.key, self.value))?
@@ -305,6 +343,8 @@ impl EngineSettings {
             singles: config_singles(),
             seconds: config_seconds(),
             width: config_width(),
+            vcdt_depth: config_vcdt_depth(),
+            refutation_nodes: 0,
             ..EngineSettings::default()
         }
     }

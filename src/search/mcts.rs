@@ -307,7 +307,7 @@ impl<G: Searchable> Engine<G> {
         let mut moves = std::mem::take(&mut tree.moves);
         let (root, mut result) = self.root(board, &mut moves);
         result.pv.clear();
-        if let Root::Open { .. } = root {
+        if let Root::Open = root {
             tree.nodes.push(Node::new(MoveOf::<G>::NONE));
             tree.add_children(0, &moves);
         }

@@ -47,9 +47,8 @@ pub enum Root {
     /// The position is decided (a win now, a lost position, a full board): this is its exact
     /// score, which no search changes; the first generated move is the one to play.
     Decided(i32),
-    /// There is something to search. `quiet`: no threat on the board, so a threat-space
-    /// search for a forced win may start here.
-    Open { quiet: bool },
+    /// There is something to search.
+    Open,
 }
 
 /// What the exact situations of a game say about a leaf, for the side to move, in turns to
@@ -116,7 +115,7 @@ pub trait Searchable: Game {
         Self::playable(pos, m)
     }
 
-    /// A proven win at a quiet root by the game's threat-space search, with its score, within
+    /// A proven win at the root (quiet, or facing threats to block) by the game's threat-space search, with its score, within
     /// the settings' budget (`clock` counts its nodes). The default: none.
     fn prove_win(
         gen: &mut Self::Gen,
@@ -350,7 +349,7 @@ impl<G: Searchable> Engine<G> {
         let best = moves.first().copied().unwrap_or(MoveOf::<G>::NONE);
         let score = match root {
             Root::Decided(s) => s,
-            Root::Open { .. } => 0,
+            Root::Open => 0,
         };
         let pv = if best.is_none() { Vec::new() } else { vec![best] };
         (root, SearchResult { best, score, depth: 0, nodes: 0, elapsed: Duration::ZERO, pv })

@@ -12,7 +12,7 @@ use super::tt::Bound;
 use super::{Engine, Root, SearchResult, Searchable, MATE, MATE_BOUND};
 use crate::core::game::{GameMove, MoveOf, Position};
 use crate::core::limits::Limits;
-use crate::core::settings::SearchKind;
+use crate::core::settings::{EngineSettings, SearchKind};
 
 /// Root moves checked against the opponent's threat-space search, best first.
 const SAFETY_MOVES: usize = 6;
@@ -72,11 +72,11 @@ impl<G: Searchable> Engine<G> {
         let max_depth = limits.depth.unwrap_or(if limits.is_unlimited() { 4 } else { 64 }).max(1);
         let mut root_moves = Vec::new();
         let (root, mut result) = self.root(board, &mut root_moves);
-        let Root::Open { quiet } = root else {
+        let Root::Open = root else {
             return result;
         };
         result.pv.clear();
-        if quiet && self.settings.vcdt_depth > 0 {
+        if self.settings.vcdt_depth > 0 {
             if let Some((m, score)) = G::prove_win(&mut self.gen, &mut self.clock, board, &self.settings) {
                 result.best = m;
                 result.score = score;
@@ -86,6 +86,13 @@ impl<G: Searchable> Engine<G> {
             if self.clock.stopped {
                 return result;
             }
+        }
+        if self.settings.vcdt_depth > 0 && self.settings.refutation_nodes > 0 && root_moves.len() > 1 {
+            self.set_aside_refuted(board, &mut root_moves);
+            if self.clock.stopped {
+                return result;
+            }
+            result.best = root_moves[0];
         }
         if root_moves.len() == 1 && limits.depth.is_none() {
             // One legal answer: no need to think (only with a clock; fixed-depth searches
@@ -140,6 +147,30 @@ impl<G: Searchable> Engine<G> {
         }
         result.pv = self.principal_variation(board, result.best);
         result
+    }
+
+    /// Drops the root moves after which the opponent has a proven win by the threat-space
+    /// search within `refutation_nodes` positions each, unless that would drop them all. The
+    /// main search cannot see a forced win longer than its horizon, and most of the long ones
+    /// that decide games are threat sequences the threat-space search proves in a few hundred
+    /// positions.
+    fn set_aside_refuted(&mut self, board: &mut G::Position, moves: &mut Vec<Move<G>>) {
+        let check = EngineSettings { vcdt_nodes: self.settings.refutation_nodes, ..self.settings.clone() };
+        let mut safe = Vec::with_capacity(moves.len());
+        for &m in moves.iter() {
+            let placed = board.play(m);
+            let refuted = G::has_proven_win(&mut self.gen, &mut self.clock, board, &check);
+            board.undo(placed);
+            if self.clock.stopped {
+                return;
+            }
+            if !refuted {
+                safe.push(m);
+            }
+        }
+        if !safe.is_empty() {
+            *moves = safe;
+        }
     }
 
     /// The first of the best root moves after which the opponent has no forced win by

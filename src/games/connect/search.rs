@@ -33,8 +33,8 @@ pub struct ConnectGen {
     pub movegen: MoveGen,
     /// Attack lists of the threat-space search, by ply.
     pub(crate) vcdt_scratch: Vec<Vec<(usize, Move)>>,
-    threats: ThreatSet,
-    blocks: Vec<Move>,
+    pub(crate) threats: ThreatSet,
+    pub(crate) blocks: Vec<Move>,
     /// `[engine] horizon_wins`: quiet horizon nodes look for a winning threat move.
     horizon_wins: bool,
 }
@@ -106,8 +106,7 @@ impl ConnectGen {
             Situation::Win => Root::Decided(MATE - 1),
             Situation::Lost => Root::Decided(-(MATE - 2)),
             Situation::Full => Root::Decided(0),
-            Situation::Defend => Root::Open { quiet: false },
-            Situation::Quiet => Root::Open { quiet: true },
+            Situation::Defend | Situation::Quiet => Root::Open,
         }
     }
 
@@ -219,7 +218,7 @@ pub fn playable(board: &Board, m: Move) -> bool {
         && m.stones().iter().all(|&c| board.is_empty_cell(c))
 }
 
-/// The threat-space search's win at a quiet root, with its score: the win needs `attacks` of
+/// The threat-space search's win at the root, with its score: the win needs `attacks` of
 /// the mover's turns, the last one completing the line.
 pub fn prove_win<P: ConnectPosition>(
     gen: &mut ConnectGen,

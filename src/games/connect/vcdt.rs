@@ -6,12 +6,14 @@
 //! defender places a turn (Connect6: double threats; Gomoku: fours), so the defender's every
 //! stone is forced, and the defender's answers are exactly the sets of cells that touch every
 //! threat road — a complete, small list. The attacker wins when a move leaves threats that
-//! one turn cannot stop. Lines where a block makes a
-//! counter-threat are given up (the attacker would have to answer it), so a win found is a
-//! proof and a failure proves nothing.
+//! one turn cannot stop. When a block makes a counter-threat (or the search starts facing
+//! one), the attacker must block it, and goes on only with blocks whose stones threaten
+//! again: a block with a free stone that makes a double threat is the commonest way a
+//! Connect6 attack turns round. A win found is a proof; a failure proves nothing.
 
+use crate::games::connect::board::{Board, Colour};
 use crate::games::connect::game::ConnectPosition;
-use crate::games::connect::movegen::{Move, Situation};
+use crate::games::connect::movegen::{Move, Situation, MAX_P};
 use crate::games::connect::search::ConnectGen;
 use crate::search::Clock;
 
@@ -29,10 +31,6 @@ impl ConnectGen {
         depth: u32,
         budget: u64,
     ) -> Option<(Move, u32)> {
-        let board = pos.board();
-        if board.threat_count(board.to_move().other()) > 0 {
-            return None;
-        }
         let limit = clock.nodes.saturating_add(budget).min(clock.node_limit);
         let mut found = Move::NONE;
         // Iterative deepening: the shortest win is found first, and shallow failures are cheap.
@@ -70,7 +68,7 @@ impl ConnectGen {
             *found = moves[0];
             return true;
         }
-        if board.threat_count(me.other()) > 0 || board.is_full() {
+        if board.is_full() {
             return false;
         }
         // Deeper plies than the scratch holds share its last list (and allocate their own).
@@ -78,8 +76,14 @@ impl ConnectGen {
         let mut attacks = std::mem::take(&mut self.vcdt_scratch[slot]);
         // Threats the defender needs its whole turn for (Connect6: two stones; Gomoku: one).
         let forcing = board.rules().p as usize;
-        self.movegen.threat_moves(board, forcing, &mut attacks);
         let turn = board.turn_size();
+        if board.threat_count(me.other()) > 0 {
+            // The defender's block made threats of its own: the attacker must block them,
+            // and goes on only with blocks that threaten again.
+            self.counter_attacks(pos, forcing, &mut attacks);
+        } else {
+            self.movegen.threat_moves(board, forcing, &mut attacks);
+        }
         let mut win = false;
         if let Some(&(need, m)) = attacks.first() {
             if need > turn {
@@ -104,6 +108,62 @@ impl ConnectGen {
         }
         self.vcdt_scratch[slot] = attacks;
         win
+    }
+
+    /// The moves of the side to move that block every threat road of its opponent and leave
+    /// threats of its own needing at least `forcing` stones to stop, most needed first. A
+    /// block of fewer stones than the turn is completed by a stone on a road one short of a
+    /// threat (the only stones that can add one).
+    fn counter_attacks<P: ConnectPosition>(&mut self, pos: &mut P, forcing: usize, out: &mut Vec<(usize, Move)>) {
+        out.clear();
+        let board = pos.board();
+        let me = board.to_move();
+        let turn = board.turn_size().min(board.rules().cells() - board.stone_count());
+        let mut blocks = std::mem::take(&mut self.blocks);
+        self.threats.collect(board, me.other());
+        self.threats.blocking_sets(turn, &mut blocks);
+        let mut free = Vec::new();
+        for &block in &blocks {
+            let stones = block.stones();
+            for &c in stones {
+                pos.place(c);
+            }
+            if stones.len() == turn {
+                let need = self.blocks_against(pos.board(), me);
+                if need >= forcing {
+                    out.push((need, block));
+                }
+            } else if stones.len() + 1 == turn {
+                let board = pos.board();
+                free.clear();
+                free.extend(board.near_threat_roads(me, 1).flat_map(|r| board.empty_cells_of_road(r)));
+                free.sort_unstable();
+                free.dedup();
+                for &c in &free {
+                    pos.place(c);
+                    let need = self.blocks_against(pos.board(), me);
+                    pos.unplace();
+                    if need >= forcing {
+                        let mut all = [c; MAX_P];
+                        all[..stones.len()].copy_from_slice(stones);
+                        out.push((need, Move::from_stones(&all[..turn])));
+                    }
+                }
+            }
+            for _ in stones {
+                pos.unplace();
+            }
+        }
+        self.blocks = blocks;
+        out.sort_unstable_by_key(|&(need, m)| (std::cmp::Reverse(need), m));
+        out.dedup();
+    }
+
+    /// The stones the opponent of `attacker` needs to touch every threat road of `attacker`,
+    /// counted up to one more than a turn.
+    fn blocks_against(&mut self, board: &Board, attacker: Colour) -> usize {
+        self.threats.collect(board, attacker);
+        self.threats.blocks_needed(board.rules().p as usize)
     }
 
     /// Every block of the defender (side to move) still loses to the attacker.
@@ -202,18 +262,22 @@ mod tests {
     #[test]
     fn claimed_wins_are_real() {
         let text = std::fs::read_to_string("tests/fixtures/connect6-tactics.jsonl").unwrap();
-        let mut claimed = 0;
+        let (mut claimed, mut counter) = (0, 0);
         for line in text.lines() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
             let moves: Vec<String> =
                 v["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
             let mut b = board_from_record_moves(Rules::CONNECT6, &moves).unwrap();
-            if b.threat_count(b.to_move()) > 0 || b.threat_count(b.to_move().other()) > 0 {
+            // A side with a threat road wins at once: nothing to prove. Positions where the
+            // side to move must block are kept: its win is a block that threatens again.
+            if b.threat_count(b.to_move()) > 0 {
                 continue;
             }
             let mut e = Vcdt::new();
+            let blocking = b.threat_count(b.to_move().other()) > 0;
             if let Some((m, _)) = e.vcdt(&mut b, 3, 20_000) {
                 claimed += 1;
+                counter += blocking as usize;
                 make_move(&mut b, m);
                 let mut check = engine();
                 check.new_game(0);
@@ -222,6 +286,27 @@ mod tests {
             }
         }
         assert!(claimed >= 10, "only {claimed} wins found");
+        assert!(counter >= 1, "no win found by a block that threatens again");
+    }
+
+    /// From a game against Cloudict: White's `l10k11` made a threat, so Black must block. A
+    /// block whose free stone makes a double threat starts a forced win (the move Cloudict
+    /// played, `n11n8`, is one), which a search that gives up on the attacker's blocks missed.
+    #[test]
+    fn a_block_that_threatens_again_starts_a_win() {
+        let moves = ["k9", "n7m8", "l9n9", "m7m9", "m10k8", "o7p7", "k7q7", "l10k11"];
+        let mut b = board_from_record_moves(Rules::CONNECT6, &moves).unwrap();
+        let black = b.to_move();
+        assert_eq!(black, Colour::Black);
+        assert!(b.threat_count(Colour::White) > 0, "White has a threat to block");
+        let mut e = Vcdt::new();
+        let (m, attacks) = e.vcdt(&mut b, 10, 100_000).expect("a forced win");
+        assert!(attacks > 1, "not a win in one: {attacks}");
+        make_move(&mut b, m);
+        assert_eq!(b.threat_count(Colour::White), 0, "{m:?} leaves a White threat unblocked");
+        let mut t = ThreatSet::default();
+        t.collect(&b, black);
+        assert_eq!(t.blocks_needed(2), 2, "{m:?} does not force White's whole turn");
     }
 
     #[test]

@@ -226,7 +226,7 @@ impl Searchable for Einstein {
         if out.is_empty() {
             Root::Decided(0)
         } else {
-            Root::Open { quiet: false }
+            Root::Open
         }
     }
 

@@ -33,8 +33,7 @@ pub fn root(gen: &mut ConnectGen, board: &Board, out: &mut Vec<Move>) -> Root {
         Situation::Win => Root::Decided(MATE - 1),
         Situation::Lost => Root::Decided(-(MATE - 2)),
         Situation::Full => Root::Decided(0),
-        Situation::Defend => Root::Open { quiet: false },
-        Situation::Quiet => Root::Open { quiet: true },
+        Situation::Defend | Situation::Quiet => Root::Open,
     }
 }
 

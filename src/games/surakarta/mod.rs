@@ -184,7 +184,7 @@ impl Searchable for Surakarta {
         if out.is_empty() {
             Root::Decided(0)
         } else {
-            Root::Open { quiet: false }
+            Root::Open
         }
     }
 
