@@ -33,6 +33,19 @@ fn bench_prints_a_deterministic_signature() {
     assert_eq!(bench_nodes(&m1), bench_nodes(&m2));
 }
 
+/// The tuned tables shipped in `weights/` load and play.
+#[test]
+fn shipped_weight_tables_load() {
+    for entry in std::fs::read_dir("weights").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let file = path.to_str().unwrap();
+            let (out, _) = ok(&["bestmove", "--weights", file, "--moves", "j10 k11k9", "--depth", "2"]);
+            assert!(out.starts_with("bestmove "), "{file}: {out}");
+        }
+    }
+}
+
 #[test]
 fn bestmove_answers_in_record_notation() {
     let (out, _) = ok(&["bestmove", "--moves", "j10 k11k9", "--depth", "2"]);
