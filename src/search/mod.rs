@@ -115,8 +115,9 @@ pub trait Searchable: Game {
         Self::playable(pos, m)
     }
 
-    /// A proven win at the root (quiet, or facing threats to block) by the game's threat-space search, with its score, within
-    /// the settings' budget (`clock` counts its nodes). The default: none.
+    /// A proven win at the root (quiet, or facing threats to block) by the game's threat-space
+    /// search, with its score, within the settings' budget (`clock` counts its nodes). The
+    /// default: none.
     fn prove_win(
         gen: &mut Self::Gen,
         clock: &mut Clock,

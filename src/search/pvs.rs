@@ -158,9 +158,7 @@ impl<G: Searchable> Engine<G> {
         let check = EngineSettings { vcdt_nodes: self.settings.refutation_nodes, ..self.settings.clone() };
         let mut safe = Vec::with_capacity(moves.len());
         for &m in moves.iter() {
-            let placed = board.play(m);
-            let refuted = G::has_proven_win(&mut self.gen, &mut self.clock, board, &check);
-            board.undo(placed);
+            let refuted = self.lets_opponent_win(board, m, &check);
             if self.clock.stopped {
                 return;
             }
@@ -173,16 +171,24 @@ impl<G: Searchable> Engine<G> {
         }
     }
 
+    /// Whether the opponent has a proven win by the threat-space search (within `check`'s
+    /// depth and positions) after `m`.
+    fn lets_opponent_win(&mut self, board: &mut G::Position, m: Move<G>, check: &EngineSettings) -> bool {
+        let placed = board.play(m);
+        let refuted = G::has_proven_win(&mut self.gen, &mut self.clock, board, check);
+        board.undo(placed);
+        refuted
+    }
+
     /// The first of the best root moves after which the opponent has no forced win by
     /// continuous double threats: the main search sees only the threats inside its horizon,
     /// the threat-space search sees the long ones. If every candidate loses, the search's
     /// choice stands.
     fn safe_root_move(&mut self, board: &mut G::Position, best: Move<G>, moves: &[Move<G>]) -> Move<G> {
         let candidates = std::iter::once(best).chain(moves.iter().copied().filter(|&m| m != best));
+        let check = self.settings.clone();
         for m in candidates.take(SAFETY_MOVES) {
-            let placed = board.play(m);
-            let refuted = G::has_proven_win(&mut self.gen, &mut self.clock, board, &self.settings);
-            board.undo(placed);
+            let refuted = self.lets_opponent_win(board, m, &check);
             if self.clock.stopped {
                 break;
             }
