@@ -38,7 +38,9 @@ impl ConnectGen {
             if self.attack(clock, pos, d, limit, &mut found, 0) {
                 return Some((found, d));
             }
-            if clock.nodes >= limit || clock.stopped {
+            // No attacking move at all (the root's list is kept in the first scratch slot):
+            // deeper iterations would find none either.
+            if clock.nodes >= limit || clock.stopped || self.vcdt_scratch[0].is_empty() {
                 break;
             }
         }
