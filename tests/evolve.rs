@@ -353,3 +353,16 @@ fn the_wide_quick_config_is_the_quick_run_at_the_default_connect6_widths() {
     same.engine = quick.engine.clone();
     assert_eq!(format!("{same:?}"), format!("{quick:?}"));
 }
+
+#[test]
+fn the_refinement_config_plays_the_quick_wide_engine_against_the_table_it_starts_from() {
+    // configs/refine-wide.toml starts from the shipped table and anchors on it: the table
+    // must exist, and the engine must be the one that table was tuned with.
+    let wide = evotune::ga::config::EvolveConfig::load(Path::new("configs/quick-wide.toml")).unwrap();
+    let refine = evotune::ga::config::EvolveConfig::load(Path::new("configs/refine-wide.toml")).unwrap();
+    assert_eq!(refine.engine, wide.engine);
+    let start = Path::new("weights/connect6-quick-wide.toml");
+    assert!(start.exists());
+    assert_eq!(refine.init.files, vec![start.to_path_buf()]);
+    assert_eq!(refine.hall_of_fame.anchors, ["weights/connect6-quick-wide.toml", "defaults"]);
+}
