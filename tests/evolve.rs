@@ -355,14 +355,17 @@ fn the_wide_quick_config_is_the_quick_run_at_the_default_connect6_widths() {
 }
 
 #[test]
-fn the_refinement_config_plays_the_quick_wide_engine_against_the_table_it_starts_from() {
-    // configs/refine-wide.toml starts from the shipped table and anchors on it: the table
-    // must exist, and the engine must be the one that table was tuned with.
+fn the_refinement_configs_play_the_quick_wide_engine_against_the_table_they_start_from() {
+    // configs/refine-wide*.toml start from the shipped table and anchor on it: the table must
+    // exist, and the engine must be the one that table was tuned with (at depth 3 or 4).
     let wide = evotune::ga::config::EvolveConfig::load(Path::new("configs/quick-wide.toml")).unwrap();
-    let refine = evotune::ga::config::EvolveConfig::load(Path::new("configs/refine-wide.toml")).unwrap();
-    assert_eq!(refine.engine, wide.engine);
     let start = Path::new("weights/connect6-quick-wide.toml");
     assert!(start.exists());
-    assert_eq!(refine.init.files, vec![start.to_path_buf()]);
-    assert_eq!(refine.hall_of_fame.anchors, ["weights/connect6-quick-wide.toml", "defaults"]);
+    for (config, depth) in [("configs/refine-wide.toml", 3), ("configs/refine-wide-d4.toml", 4)] {
+        let refine = evotune::ga::config::EvolveConfig::load(Path::new(config)).unwrap();
+        let engine = evotune::core::settings::EngineSettings { depth: Some(depth), ..wide.engine.clone() };
+        assert_eq!(refine.engine, engine, "{config}");
+        assert_eq!(refine.init.files, vec![start.to_path_buf()], "{config}");
+        assert_eq!(refine.hall_of_fame.anchors, ["weights/connect6-quick-wide.toml", "defaults"], "{config}");
+    }
 }
