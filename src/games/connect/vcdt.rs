@@ -33,6 +33,8 @@ impl ConnectGen {
     ) -> Option<(Move, u32)> {
         let limit = clock.nodes.saturating_add(budget).min(clock.node_limit);
         let mut found = Move::NONE;
+        // Cleared so that a search that stops before listing its attacks reads as none.
+        self.vcdt_scratch[0].clear();
         // Iterative deepening: the shortest win is found first, and shallow failures are cheap.
         for d in 1..=depth {
             if self.attack(clock, pos, d, limit, &mut found, 0) {
