@@ -22,15 +22,16 @@ fn time_range() -> clap::builder::RangedU64ValueParser<u64> {
     clap::value_parser!(u64).range(1..=MAX_TIME_MS)
 }
 
-/// evotune: tune the evaluation weights of Connect6 and Gomoku engines by evolution, and play
-/// and measure with them.
+/// evotune: tune the evaluation weights of Connect6, Gomoku, Surakarta and EinStein würfelt
+/// nicht engines by evolution, and play and measure with them.
 ///
 /// Start with `evotune evolve` (a short run on the built-in quick config), then
 /// `evotune match --a results/<run>/champion.toml --b defaults` to see whether it is better.
 /// Wherever a weight file is expected, `defaults` names the hand-set table, `random` /
 /// `random:SEED` a uniformly random one, and a run's folder (results/<run>) its champion.
-/// Weight files are TOML, or JSON as `export --format json` writes them. Every command takes
-/// `--game connect6|gomoku` (default connect6).
+/// Weight files are TOML, or JSON as `export --format json` writes them. The commands that
+/// play, search, or read weights or openings take `--game connect6|gomoku|surakarta|einstein`
+/// (default connect6, or for `evolve` and `spsa` their config's game).
 #[derive(Parser, Debug)]
 #[command(name = "evotune", version, about, long_about)]
 pub struct Cli {
@@ -60,6 +61,33 @@ pub enum Command {
     Match(MatchArgs),
     /// A round robin of many players with a score table and Elo ratings.
     Tournament(TournamentArgs),
+    /// Compare players by their match records against one opponent on the same openings: the
+    /// difference of their scores, paired by opening, with a 95% interval.
+    ///
+    /// Each file holds the games of one player against an opponent every file shares, e.g.
+    /// `match --a weights/X.toml --b 'cloudict=cmd:...' --opening-seed 21 --records x.jsonl`
+    /// and the same with `--a weights/Y.toml --records y.jsonl`: the same openings (the same
+    /// --openings file or --opening-seed), each played twice with colours swapped. The
+    /// opponent is the player found in every file, and each file's player the one who is not
+    /// the opponent (--opponent and --player say otherwise, e.g. for a tournament's records).
+    ///
+    /// Games are paired by opening: an opening is its index in the suite together with its
+    /// moves (the records' first `opening_moves` moves), or its moves alone in records without
+    /// an index. Each NEW file is compared with BASE on the openings both played with the same
+    /// number of games; the others are left out and counted under the table. Two files that
+    /// give one opening index different moves were not played from the same suite: an error.
+    ///
+    /// Each file's row: its openings and games in common with BASE, W-D-L, score, and the score
+    /// as first and as second player (openings often favour one side strongly). A NEW file's
+    /// row adds diff, its score minus BASE's in percentage points (+15.0: 15 more points per
+    /// 100 games), ± the half-width of its 95% interval and the interval itself, computed from
+    /// the per-opening differences with Student's t (openings − 1 degrees of freedom; the
+    /// standard error is s/√openings when every opening has the same number of games): an
+    /// interval that leaves out 0 says the two players scored differently; z, diff in
+    /// standard errors; and +/-/=, how many openings NEW scored more, less and the same on.
+    /// Pairing by opening cancels the openings' bias, so this interval is narrower than that of
+    /// two scores taken apart.
+    Compare(CompareArgs),
     /// Reproduce a paper's experiment and print our numbers beside the paper's.
     Reproduce(ReproduceArgs),
     /// Convert a weight table for other engines: TOML, JSON or a C header.
@@ -182,8 +210,9 @@ pub enum ExecutorKind {
 /// Which game a command plays.
 #[derive(Args, Debug, Clone)]
 pub struct GameArg {
-    /// The game: connect6 (19x19, six in a row, two stones a turn) or gomoku (15x15, five or
-    /// more in a row, freestyle).
+    /// The game: connect6 (19x19, six in a row, two stones a turn), gomoku (15x15, five or
+    /// more in a row, freestyle), surakarta (6x6, captures along the circuits) or einstein
+    /// (EinStein würfelt nicht: 5x5, six numbered cubes a side, a die picks the cube).
     #[arg(long, default_value = crate::registry::DEFAULT_GAME, value_parser = game_names())]
     pub game: String,
 }
@@ -539,6 +568,38 @@ pub struct TournamentArgs {
     /// Seed (game seeds derive from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// Formats of `compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    /// A table with notes.
+    Text,
+    /// One line per row of the table, numbers only (percentages and percentage points).
+    Csv,
+    /// The rows as a JSON array (an unbounded interval end is null).
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The records (JSON lines) the others are compared with.
+    #[arg(value_name = "BASE.jsonl")]
+    pub base: PathBuf,
+    /// Records of the players to compare with BASE, against the same opponent on the same
+    /// openings.
+    #[arg(value_name = "NEW.jsonl", required = true, num_args = 1..)]
+    pub new: Vec<PathBuf>,
+    /// The player to compare in each file: once for every file, or once per file in order
+    /// (BASE first). Default: the file's one player who is not the opponent.
+    #[arg(long, value_name = "NAME")]
+    pub player: Vec<String>,
+    /// The opponent of every file's games. Default: the one player found in every file.
+    #[arg(long, value_name = "NAME")]
+    pub opponent: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+    pub format: CompareFormat,
 }
 
 #[derive(Args, Debug)]

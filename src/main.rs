@@ -21,6 +21,7 @@ fn main() -> ExitCode {
         Command::Evolve(a) => commands::evolve::run(a),
         Command::Spsa(a) => commands::spsa::run(a),
         Command::Tournament(a) => commands::tournament::run(a),
+        Command::Compare(a) => commands::compare::run(a),
         Command::Reproduce(a) => commands::reproduce::run(a),
     };
     match result {

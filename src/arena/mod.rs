@@ -5,6 +5,7 @@
 //! openings and records as text, is an [`ArenaGame`].
 
 pub mod clock;
+pub mod compare;
 pub mod game;
 pub mod matches;
 pub mod openings;

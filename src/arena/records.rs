@@ -244,13 +244,21 @@ impl RecordWriter {
 
 /// Reads a `.jsonl` record file; errors name the file and line.
 pub fn read_records(path: &Path) -> anyhow::Result<Vec<GameRecord>> {
+    Ok(read_records_with_lines(path)?.into_iter().map(|(_, r)| r).collect())
+}
+
+/// Reads a `.jsonl` record file with each record's line number (1-based; blank lines are
+/// skipped), for messages about a record; errors name the file and line.
+pub fn read_records_with_lines(path: &Path) -> anyhow::Result<Vec<(usize, GameRecord)>> {
     use anyhow::Context;
     let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            serde_json::from_str(l).with_context(|| format!("{}:{}: not a game record", path.display(), i + 1))
+            let record =
+                serde_json::from_str(l).with_context(|| format!("{}:{}: not a game record", path.display(), i + 1))?;
+            Ok((i + 1, record))
         })
         .collect()
 }

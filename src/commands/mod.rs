@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod bestmove;
 pub mod cluster;
+pub mod compare;
 pub mod evolve;
 pub mod export;
 pub mod matches;

@@ -1,5 +1,6 @@
 //! Match and tournament statistics: logistic Elo, confidence intervals, likelihood of
-//! superiority, the pentanomial model of game pairs, the SPRT, and Bradley–Terry ratings.
+//! superiority, the pentanomial model of game pairs, the SPRT, Bradley–Terry ratings, and the
+//! paired difference of two players' scores on the same openings.
 //!
 //! Engine authors compare these numbers with cutechess-cli, fastchess, fishtest, OpenBench and
 //! BayesElo/Ordo, so every quantity follows a published formula, named in its doc comment. The
@@ -29,6 +30,7 @@
 //! ```
 
 mod elo;
+mod paired;
 mod ratings;
 mod sample;
 mod scores;
@@ -37,6 +39,7 @@ mod sprt;
 mod tests;
 
 pub use elo::{elo_from_score, score_from_elo};
+pub use paired::{Changes, PairedDiff};
 pub use ratings::{ratings, Rating, RatingsError};
 pub use scores::{GameScore, Pentanomial, Wdl};
 pub use sprt::{Hypothesis, Sprt, SprtError};

@@ -131,6 +131,25 @@ impl Wdl {
     }
 }
 
+impl std::ops::Add for Wdl {
+    type Output = Wdl;
+
+    /// The counts of both (saturating).
+    fn add(self, other: Wdl) -> Wdl {
+        Wdl {
+            wins: self.wins.saturating_add(other.wins),
+            draws: self.draws.saturating_add(other.draws),
+            losses: self.losses.saturating_add(other.losses),
+        }
+    }
+}
+
+impl std::ops::AddAssign for Wdl {
+    fn add_assign(&mut self, other: Wdl) {
+        *self = *self + other;
+    }
+}
+
 /// Counts of game-pair scores 0, ½, 1, 1½ and 2, in that order, where a pair is the two games
 /// of one opening with colours swapped (the pentanomial model of fishtest and fastchess, which
 /// cancels most of the opening's bias and so gives tighter, more honest error bars than

@@ -305,6 +305,83 @@ fn small_wdl() -> impl Strategy<Value = Wdl> {
     (0u64..50, 0u64..50, 0u64..50).prop_map(|(w, d, l)| Wdl::new(w, d, l))
 }
 
+#[test]
+fn paired_difference_by_hand() {
+    // Five openings of two games each; the new player's points minus the base player's:
+    // 1, 2, 0, -0.5, 1, that is 0.5, 1, 0, -0.25, 0.5 a game. Mean 0.35; deviations 0.15,
+    // 0.65, -0.35, -0.6, 0.15, squares summing to 0.95; s² = 0.95 / 4 = 0.2375, se =
+    // √(0.2375 / 5) = 0.2179449; t(0.975, 4) = 2.7764451, half-width 0.6051122; z = 1.6059101.
+    let mut p = PairedDiff::new();
+    for (base, new) in [(1.0, 2.0), (0.0, 2.0), (1.5, 1.5), (1.0, 0.5), (0.5, 1.5)] {
+        p.add(base, new, 2);
+    }
+    assert_eq!((p.openings(), p.games()), (5, 10));
+    assert!(close(p.mean(), 0.35, 1e-12));
+    assert!(close(p.std_error(), 0.217_944_947, 1e-9));
+    assert!(close(p.t95(), 2.776_445_105, 1e-8));
+    assert!(close(p.error95(), 0.605_112_182, 1e-8));
+    let (lo, hi) = p.ci95();
+    assert!(close(lo, -0.255_112_182, 1e-8) && close(hi, 0.955_112_182, 1e-8), "{lo} {hi}");
+    assert!(close(p.z(), 1.605_910_137, 1e-8));
+    assert_eq!(p.changes(), Changes { better: 3, worse: 1, same: 1 });
+}
+
+#[test]
+fn paired_difference_weighs_openings_by_their_games() {
+    // Openings of 4, 2 and 2 games with points differences 2, 0, -1: the mean is the
+    // difference of the scores, 1/8; the ratio estimator's residuals d - mean·g are 1.5,
+    // -0.25, -1.25 (squares 3.875), se = √(3/2 · 3.875) / 8 = 0.3013641.
+    let mut p = PairedDiff::new();
+    p.add(1.0, 3.0, 4);
+    p.add(1.0, 1.0, 2);
+    p.add(2.0, 1.0, 2);
+    assert_eq!(p.mean(), 0.125);
+    assert!(close(p.std_error(), 0.301_364_086, 1e-9));
+    assert_eq!(p.changes(), Changes { better: 1, worse: 1, same: 1 });
+}
+
+#[test]
+fn paired_difference_t_quantiles() {
+    // Student's t tables: t(0.975) with 1, 3, 5 and 99 degrees of freedom; the normal's z
+    // in the limit.
+    for (openings, t) in [(2, 12.706_204_736), (4, 3.182_446_305), (6, 2.570_581_836), (100, 1.984_216_952)] {
+        let mut p = PairedDiff::new();
+        for k in 0..openings {
+            p.add(0.0, (k % 3) as f64 / 2.0, 2);
+        }
+        assert!(close(p.t95(), t, 1e-6), "{openings}: {}", p.t95());
+    }
+    let mut p = PairedDiff::new();
+    for k in 0..100_000 {
+        p.add(0.0, (k % 2) as f64, 2);
+    }
+    assert!(close(p.t95(), Z95, 1e-4));
+}
+
+#[test]
+fn paired_difference_of_too_few_or_equal_openings() {
+    let empty = PairedDiff::new();
+    assert_eq!((empty.mean(), empty.z(), empty.games()), (0.0, 0.0, 0));
+    assert_eq!(empty.ci95(), (f64::NEG_INFINITY, f64::INFINITY));
+    assert_eq!(empty.error95(), f64::INFINITY);
+    let mut one = PairedDiff::new();
+    one.add(0.0, 2.0, 2);
+    assert_eq!((one.mean(), one.z(), one.std_error()), (1.0, 0.0, f64::INFINITY));
+    assert_eq!(one.error95(), f64::INFINITY);
+    // Every opening one point better: no spread, a one-point interval, z infinite.
+    let mut same = PairedDiff::new();
+    for _ in 0..3 {
+        same.add(0.5, 1.5, 2);
+    }
+    assert_eq!((same.mean(), same.std_error(), same.ci95(), same.error95()), (0.5, 0.0, (0.5, 0.5), 0.0));
+    assert_eq!(same.z(), f64::INFINITY);
+    let mut none = PairedDiff::new();
+    none.add(1.0, 1.0, 2);
+    none.add(2.0, 2.0, 2);
+    assert_eq!((none.mean(), none.z(), none.ci95()), (0.0, 0.0, (0.0, 0.0)));
+    assert_eq!(none.changes(), Changes { better: 0, worse: 0, same: 2 });
+}
+
 proptest! {
     #[test]
     fn wdl_numbers_are_never_nan(wdl in wdl_strategy(), e0 in -50.0f64..50.0, width in 0.5f64..50.0) {
@@ -330,6 +407,29 @@ proptest! {
         prop_assert!(!p.elo_error95().is_nan());
         let sprt = Sprt::new(e0, e0 + width, 0.05, 0.05).expect("valid");
         prop_assert!(sprt.llr_pentanomial(&p).is_finite());
+    }
+
+    #[test]
+    fn paired_difference_is_never_nan(openings in proptest::collection::vec((0u8..=4, 0u8..=4, 1u64..3), 0..40)) {
+        let mut p = PairedDiff::new();
+        let (mut base, mut new, mut games) = (0.0, 0.0, 0);
+        for &(b, n, g) in &openings {
+            // Half-points out of 2 games, scaled to the opening's games.
+            let (b, n) = (f64::from(b) / 4.0 * g as f64, f64::from(n) / 4.0 * g as f64);
+            p.add(b, n, g);
+            base += b;
+            new += n;
+            games += g;
+        }
+        let (lo, hi) = p.ci95();
+        prop_assert!(!p.mean().is_nan() && !p.z().is_nan() && !p.std_error().is_nan());
+        prop_assert!(lo <= p.mean() && p.mean() <= hi, "{} {} {}", lo, p.mean(), hi);
+        prop_assert!(!p.error95().is_nan() && p.error95() >= 0.0);
+        if games > 0 {
+            prop_assert!(close(p.mean(), (new - base) / games as f64, 1e-12));
+        }
+        let c = p.changes();
+        prop_assert_eq!(c.better + c.worse + c.same, openings.len());
     }
 
     #[test]
