@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Weight tables (or engine options) against the Olympiad-gold engine Cloudict, on the same
-# openings, compared by `evotune compare` paired by opening. Two settings:
+# openings, compared by `evotune compare` paired by opening. Three settings:
 #
 #   scripts/versus-cloudict.sh TABLE...          # the proxy: evotune at depth 4 against
 #                                                # Cloudict at depth 2; deterministic, about
 #                                                # 0.5 s a game on one core
+#   MODE=fast scripts/versus-cloudict.sh TABLE...
+#                                                # evotune at 200 ms a move against Cloudict
+#                                                # at depth 3; about 3 s a game
 #   MODE=real scripts/versus-cloudict.sh TABLE...
 #                                                # the real test: evotune at 1 s a move
 #                                                # against Cloudict at depth 4 (about 0.7 s a
 #                                                # move); about 15 s a game
+#
+# Timed modes depend on the machine's load: run nothing else meanwhile.
 #
 # Each TABLE (a weight file, `defaults`, or NAME=FILE to name a run, optionally followed by
 # `+KEY=VALUE` engine options joined with commas: `opt=defaults+vcdt_depth=4`) plays PAIRS
@@ -19,7 +24,7 @@
 #
 # Environment: EVOTUNE (binary, default target/release/evotune), CLOUDICT (folder holding the
 # built engine `cloudict` and its `patterns.in`, default /opt/cloudict; docs/strength.md says
-# how to build it), MODE (proxy|real), PAIRS, SEEDS, THREADS (default 2), OUT (default
+# how to build it), MODE (proxy|fast|real), PAIRS, SEEDS, THREADS (default 2), OUT (default
 # results/versus-cloudict-MODE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +38,7 @@ THREADS=${THREADS:-2}
 OUT=${OUT:-results/versus-cloudict-$MODE}
 
 if [[ $# -eq 0 ]]; then
-  sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 if [[ ! -x $EVOTUNE ]]; then
@@ -46,9 +51,10 @@ if [[ ! -x $CLOUDICT/cloudict || ! -f $CLOUDICT/patterns.in ]]; then
 fi
 case $MODE in
   proxy) cloudict_depth=2; budget=(--depth 4) ;;
+  fast) cloudict_depth=3; budget=(--a-time-ms 200) ;;
   real) cloudict_depth=4; budget=(--a-time-ms 1000) ;;
   *)
-    echo "versus-cloudict: MODE=$MODE: expected proxy or real" >&2
+    echo "versus-cloudict: MODE=$MODE: expected proxy, fast or real" >&2
     exit 2
     ;;
 esac

@@ -587,8 +587,8 @@ pub struct CompareArgs {
     #[arg(value_name = "BASE.jsonl")]
     pub base: PathBuf,
     /// Records of the players to compare with BASE, against the same opponent on the same
-    /// openings.
-    #[arg(value_name = "NEW.jsonl", required = true, num_args = 1..)]
+    /// openings (none: BASE's scores alone).
+    #[arg(value_name = "NEW.jsonl", num_args = 0..)]
     pub new: Vec<PathBuf>,
     /// The player to compare in each file: once for every file, or once per file in order
     /// (BASE first). Default: the file's one player who is not the opponent.

@@ -119,6 +119,14 @@ fn compare_prints_the_paired_difference() {
     // BASE against itself: no difference, every opening the same.
     let (same, _) = ok(&["compare", &base, &base, "--opponent", "cloudict"]);
     assert!(same.contains("+0.0 ± 0.0") && same.contains("0/0/7"), "{same}");
+
+    // BASE alone: its scores on all its openings (0-5 and 7: 7 of 14 points; 3.5 of 7 as first
+    // player, W L D L L W W, and as second, L L W W D L W), no difference.
+    let (alone, _) = ok(&["compare", &base, "--opponent", "cloudict"]);
+    let line = alone.lines().find(|l| l.starts_with(&base)).unwrap_or_else(|| panic!("no row:\n{alone}"));
+    let cells: Vec<&str> = line.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+    assert_eq!(cells[1..], ["hand", "7", "14", "6-2-6", "50.0%", "50.0%", "50.0%"], "{alone}");
+    assert!(!alone.contains("Student's t"), "{alone}");
 }
 
 #[test]

@@ -36,6 +36,10 @@ pub fn report(
         files.iter().zip(&players).map(|(f, p)| games_of(f, p, &opponent)).collect::<Result<Vec<PlayerGames>>>()?;
     let (base, news) = games.split_first().context("no records file")?;
     let mut rows = Vec::new();
+    if news.is_empty() {
+        // BASE alone: its row on all its openings, without a difference.
+        rows.push(Row::of(base, &opponent, &compare(base, base)?, None));
+    }
     let mut last_base = None;
     for new in news {
         let c = compare(base, new)?;
@@ -162,6 +166,9 @@ fn notes(base: &PlayerGames, news: &[PlayerGames], rows: &[Row]) -> Vec<String> 
     }
     for g in std::iter::once(base).chain(news).filter(|g| g.skipped > 0) {
         notes.push(format!("{}: {} games between other players not counted", g.file, g.skipped));
+    }
+    if news.is_empty() {
+        return notes;
     }
     notes.push(format!(
         "diff: the score minus {}'s on the openings paired, in percentage points; z: diff in standard errors",
