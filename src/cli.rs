@@ -88,6 +88,21 @@ pub enum Command {
     /// Pairing by opening cancels the openings' bias, so this interval is narrower than that of
     /// two scores taken apart.
     Compare(CompareArgs),
+    /// Fit a table's move-order weights to another player's moves: the generator then lists
+    /// the moves that player made in recorded games (e.g. an outside engine's, from `match
+    /// --records`) earlier, so that the search tries them.
+    ///
+    /// A search only tries the moves its generator lists (Connect6: 32 pairs of stones), so a
+    /// strong player's move that the generator ranks low is one the search can neither play
+    /// nor foresee as the opponent's answer. The fit tries each move-order weight in turn at
+    /// a few multiples of its value and keeps the value that lists more of the player's moves
+    /// (counting those among the first 8 a quarter more), round after round until nothing
+    /// changes; the evaluation weights stay. Moves in positions decided before any search
+    /// are left out. Prints the coverage before and after, on the training records and on
+    /// --test records (hold some games out: a fit to few games can learn their positions),
+    /// and writes the table to --out. Games decide whether the new table is better: measure
+    /// it with `match` (docs/tuning.md, "Fitting the move order to a stronger player").
+    FitOrder(FitOrderArgs),
     /// Reproduce a paper's experiment and print our numbers beside the paper's.
     Reproduce(ReproduceArgs),
     /// Convert a weight table for other engines: TOML, JSON or a C header.
@@ -600,6 +615,36 @@ pub struct CompareArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
     pub format: CompareFormat,
+}
+
+#[derive(Args, Debug)]
+pub struct FitOrderArgs {
+    #[command(flatten)]
+    pub game: GameArg,
+    /// The table to start from (a weight file, `defaults`, or a run's folder); its evaluation
+    /// weights are kept.
+    #[arg(long, default_value = "defaults")]
+    pub weights: String,
+    /// Game records (JSON lines, as `match --records` writes them) holding the player's
+    /// games.
+    #[arg(long, value_name = "FILE", required = true, num_args = 1..)]
+    pub records: Vec<PathBuf>,
+    /// Records to measure the fitted table on without fitting to them.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub test: Vec<PathBuf>,
+    /// The player whose moves are learnt, as the records name it (`cloudict`).
+    #[arg(long)]
+    pub player: String,
+    /// Where to write the fitted table (TOML).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Rounds over the move-order weights, at most (the fit stops early when a round changes
+    /// nothing).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub rounds: u32,
+    /// The generator's settings (its widths: --singles, --seconds, --width) are the engine's.
+    #[command(flatten)]
+    pub engine: EngineSettings,
 }
 
 #[derive(Args, Debug)]

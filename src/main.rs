@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         Command::Spsa(a) => commands::spsa::run(a),
         Command::Tournament(a) => commands::tournament::run(a),
         Command::Compare(a) => commands::compare::run(a),
+        Command::FitOrder(a) => commands::fit_order::run(a),
         Command::Reproduce(a) => commands::reproduce::run(a),
     };
     match result {

@@ -23,7 +23,7 @@ use crate::games::einstein::Einstein;
 use crate::games::gomoku::Gomoku;
 use crate::games::surakarta::Surakarta;
 use crate::games::{Frontend, ProtocolOptions};
-use crate::search::Engine;
+use crate::search::{Engine, Root};
 
 /// What one search of a position found, in record notation.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,6 +83,32 @@ pub trait AnyGame: ArenaGame {
     /// A static evaluation of the position after `moves` by `player`'s table, for the side
     /// to move.
     fn evaluate_moves(&self, player: &Player, moves: &[String]) -> Result<i32, String>;
+
+    /// Where `player`'s move generator puts each sample's move (record notation) in the list
+    /// of moves it makes for the sample's position (given by the moves before it), as the
+    /// search's root and interior nodes make it. One generator serves every sample, so a
+    /// call costs one generation a sample. An error names the sample (from 1) and says what
+    /// is wrong with its moves.
+    fn move_ranks(&self, player: &Player, samples: &[MoveSample]) -> Result<Vec<MoveRank>, String>;
+}
+
+/// A move played in a position: the moves before it and the move, in record notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveSample {
+    pub before: Vec<String>,
+    pub played: String,
+}
+
+/// Where a generator lists a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveRank {
+    /// The position is decided before any search (a win in one, a loss, a full board): the
+    /// generator's order does not matter there.
+    Decided,
+    /// At this place of the list (0: first).
+    Listed(usize),
+    /// Not in the list: a search with this generator never tries the move.
+    Unlisted,
 }
 
 /// A game of the registry.
@@ -273,6 +299,22 @@ impl<G: Frontend> AnyGame for Registered<G> {
         let pos = self.0.replay(moves)?;
         let engine = Engine::<G>::new(player.engine.clone(), &player.weights);
         Ok(engine.evaluate(&pos))
+    }
+
+    fn move_ranks(&self, player: &Player, samples: &[MoveSample]) -> Result<Vec<MoveRank>, String> {
+        let mut gen = self.0.generator(&player.engine, &player.weights);
+        let mut moves = Vec::new();
+        let mut ranks = Vec::with_capacity(samples.len());
+        for (i, sample) in samples.iter().enumerate() {
+            let at = |e: String| format!("sample {}: {e}", i + 1);
+            let pos = self.0.replay(&sample.before).map_err(at)?;
+            let played = self.0.parse_move(&pos, &sample.played).map_err(at)?;
+            ranks.push(match G::root(&mut gen, &pos, &mut moves) {
+                Root::Open => moves.iter().position(|&m| m == played).map_or(MoveRank::Unlisted, MoveRank::Listed),
+                Root::Decided(_) => MoveRank::Decided,
+            });
+        }
+        Ok(ranks)
     }
 }
 

@@ -7,6 +7,7 @@ pub mod cluster;
 pub mod compare;
 pub mod evolve;
 pub mod export;
+pub mod fit_order;
 pub mod matches;
 pub mod openings;
 pub mod play;
