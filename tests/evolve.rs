@@ -369,3 +369,30 @@ fn the_refinement_configs_play_the_quick_wide_engine_against_the_table_they_star
         assert_eq!(refine.hall_of_fame.anchors, ["weights/connect6-quick-wide.toml", "defaults"], "{config}");
     }
 }
+
+#[test]
+fn every_shipped_config_loads_and_the_refinements_chain_through_the_shipped_tables() {
+    // A user runs `evolve --config configs/X.toml` for any file there: each must load (the
+    // SPSA config has its own command), and each refinement must start from a shipped table
+    // that it also plays as its first anchor, so that "better" means better than that table.
+    for entry in std::fs::read_dir("configs").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") && !s(&path).contains("spsa") {
+            evotune::ga::config::EvolveConfig::load(&path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+        }
+    }
+    let d4 = evotune::ga::config::EvolveConfig::load(Path::new("configs/refine-wide-d4.toml")).unwrap();
+    for (config, start, depth) in [
+        ("configs/refine-d5.toml", "weights/connect6-refine-d4.toml", 5),
+        ("configs/versus-cloudict.toml", "weights/connect6-refine-d5.toml", 4),
+    ] {
+        let run = evotune::ga::config::EvolveConfig::load(Path::new(config)).unwrap();
+        assert!(Path::new(start).exists(), "{start}");
+        assert_eq!(run.init.files, vec![PathBuf::from(start)], "{config}");
+        assert_eq!(run.hall_of_fame.anchors[0], start, "{config}");
+        assert_eq!(run.engine.depth, Some(depth), "{config}");
+        // The command line's generator widths, as the tables' matches play.
+        let widths = |e: &evotune::core::settings::EngineSettings| (e.singles, e.seconds, e.width);
+        assert_eq!(widths(&run.engine), widths(&d4.engine), "{config}");
+    }
+}
