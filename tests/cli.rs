@@ -9,7 +9,7 @@ use common::cli::{bench_nodes, fails, ok, run, BIN};
 
 /// The node signature of `evotune bench --depth 4`. It changes only when the search or the
 /// move generator changes behaviour; quote the new value in the commit that changes it.
-const BENCH_DEPTH_4_NODES: u64 = 32257;
+const BENCH_DEPTH_4_NODES: u64 = 55882;
 
 #[test]
 fn bench_prints_a_deterministic_signature() {
@@ -18,10 +18,11 @@ fn bench_prints_a_deterministic_signature() {
     assert_eq!(bench_nodes(&a), bench_nodes(&b));
     assert_eq!(bench_nodes(&a), BENCH_DEPTH_4_NODES, "search behaviour changed: update the signature and say so");
     // Engine options bench other searches. The root's threat-space settings of the configs
-    // (4 attacking moves, no refutation check) give 20,931; with the generator widths before
+    // (4 attacking moves, no refutation checks) give 20,931; with the generator widths before
     // Connect6 got its own (12, 6, 16) too, 8,155 with everything else on, 8,223 without the
     // horizon's win test, and 8,151 without killers too.
-    let old_root = ["--engine", "vcdt_depth=4", "--engine", "refutation_nodes=0"];
+    let old_root =
+        ["--engine", "vcdt_depth=4", "--engine", "refutation_nodes=0", "--engine", "quiet_refutation_nodes=0"];
     let narrow = ["--engine", "singles=12", "--engine", "seconds=6", "--engine", "width=16"];
     assert_eq!(bench_nodes(&ok(&[&["bench", "--depth", "4"][..], &old_root].concat()).0), 20931);
     let with = |extra: &[&'static str]| [&["bench", "--depth", "4"][..], &old_root, &narrow, extra].concat();

@@ -318,3 +318,24 @@ fn play_game_accepts_the_engines_winning_move() {
     let r = play_game::<Connect6>(&player("a", 2), &player("b", 2), &opening, &GameSettings::default(), 0);
     assert_eq!((r.result, r.reason), (Outcome::First, Reason::rule("six")), "{:?}", r.moves.last());
 }
+
+/// A root move after which the opponent has a quiet move that leaves every answer lost to
+/// continuous double threats is set aside by `quiet_refutation_nodes`: from a game against
+/// Cloudict, where the depth-4 search played `l9k10` and lost by threats after a quiet
+/// answer. The check's choice is the same on every run (it counts positions, not time).
+#[test]
+fn the_quiet_refutation_check_sets_aside_a_move_lost_to_a_building_move() {
+    let connect6 = evotune::registry::find("connect6").unwrap();
+    let (table, _, _) = evotune::player::load_weights("weights/connect6-versus-cloudict.toml", None, connect6).unwrap();
+    let opening = ["m7", "k7k8", "l8j10", "j9k9"];
+    let best = |quiet: u64| {
+        let mut b = board(&opening);
+        let settings = EngineSettings { quiet_refutation_nodes: quiet, ..EngineSettings::default() };
+        let r = Engine::<Connect6>::new(settings, &table).search(&mut b, &Limits::depth(4));
+        evotune::games::connect::notation::move_to_record(Rules::CONNECT6, r.best.stones())
+    };
+    assert_eq!(best(0), "l9k10");
+    let chosen = best(3000);
+    assert_ne!(chosen, "l9k10");
+    assert_eq!(best(3000), chosen);
+}

@@ -171,6 +171,7 @@ impl ValidationConfig {
             ("--vcdt-nodes", e.vcdt_nodes, d.vcdt_nodes),
             ("--killers", e.killers as u64, d.killers as u64),
             ("--refutation-nodes", e.refutation_nodes, d.refutation_nodes),
+            ("--quiet-refutation-nodes", e.quiet_refutation_nodes, d.quiet_refutation_nodes),
         ];
         for (flag, v, default) in options {
             if v != default {

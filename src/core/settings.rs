@@ -124,6 +124,10 @@ fn default_refutation_nodes() -> u64 {
     1_000
 }
 
+fn default_quiet_refutation_nodes() -> u64 {
+    3_000
+}
+
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
@@ -229,6 +233,15 @@ pub struct EngineSettings {
     // Left out of a written config when off, so that earlier runs keep their hash.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub refutation_nodes: u64,
+    /// Before the main search, every root move after which the opponent has a quiet move
+    /// (one its generator lists) that leaves every answer lost to the threat-space search
+    /// within this many positions each is set aside, unless every move is: the attacks that
+    /// start with a building move, which the check above cannot see; 0 turns this off (a
+    /// config's default).
+    #[arg(long, default_value_t = default_quiet_refutation_nodes(), value_parser = budget_range())]
+    // Left out of a written config when off, so that earlier runs keep their hash.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub quiet_refutation_nodes: u64,
 }
 
 impl Default for EngineSettings {
@@ -249,6 +262,7 @@ impl Default for EngineSettings {
             killers: default_killers(),
             horizon_wins: default_horizon_wins(),
             refutation_nodes: default_refutation_nodes(),
+            quiet_refutation_nodes: default_quiet_refutation_nodes(),
         }
     }
 }
@@ -268,7 +282,7 @@ pub struct SideOverrides {
 
 /// The engine options `--a-engine KEY=VALUE` may set: limits, search and evaluation have
 /// flags of their own.
-const OPTION_KEYS: [&str; 10] = [
+const OPTION_KEYS: [&str; 11] = [
     "tt_mib",
     "singles",
     "seconds",
@@ -279,6 +293,7 @@ const OPTION_KEYS: [&str; 10] = [
     "killers",
     "horizon_wins",
     "refutation_nodes",
+    "quiet_refutation_nodes",
 ];
 
 /// One engine option as `KEY=VALUE` (`killers=0`), by its `[engine]` name; checked against
@@ -324,6 +339,7 @@ impl EngineOption {
             "vcdt_nodes" => settings.vcdt_nodes = number(self)?,
             "killers" => settings.killers = number(self)?,
             "refutation_nodes" => settings.refutation_nodes = number(self)?,
+            "quiet_refutation_nodes" => settings.quiet_refutation_nodes = number(self)?,
             "horizon_wins" => {
                 settings.horizon_wins =
                     self.value.parse().map_err(|_| format!("{} = {}: expected true or false", self.key, self.value))?
@@ -345,6 +361,7 @@ impl EngineSettings {
             width: config_width(),
             vcdt_depth: config_vcdt_depth(),
             refutation_nodes: 0,
+            quiet_refutation_nodes: 0,
             ..EngineSettings::default()
         }
     }

@@ -19,6 +19,9 @@ const SAFETY_MOVES: usize = 6;
 /// The share of a move's time the main search may use when the threat-space check of the
 /// root moves follows it (that check needs the rest: it is skipped once time is up).
 const MAIN_SEARCH_SHARE: f64 = 0.85;
+/// The share of a move's time the check for quiet moves that win by threats may use before
+/// the main search (a few dozen milliseconds in most positions).
+const QUIET_CHECK_SHARE: f64 = 0.3;
 /// How much longer than its soft target a move may think when its best move changed in the
 /// last iteration, and how much shorter when it has stayed put for [`STABLE_ITERATIONS`].
 const UNSTABLE_FACTOR: f64 = 1.5;
@@ -89,6 +92,23 @@ impl<G: Searchable> Engine<G> {
         }
         if self.settings.vcdt_depth > 0 && self.settings.refutation_nodes > 0 && root_moves.len() > 1 {
             self.set_aside_refuted(board, &mut root_moves);
+            if self.clock.stopped {
+                return result;
+            }
+            result.best = root_moves[0];
+        }
+        if self.settings.vcdt_depth > 0 && self.settings.quiet_refutation_nodes > 0 && root_moves.len() > 1 {
+            // Under a clock the check gets a share of the time; moves it has not reached
+            // by then stay.
+            let deadline = self.clock.deadline;
+            if let Some(d) = deadline {
+                self.clock.deadline = Some(start + d.saturating_duration_since(start).mul_f64(QUIET_CHECK_SHARE));
+            }
+            self.set_aside_quietly_refuted(board, &mut root_moves);
+            self.clock.deadline = deadline;
+            if self.clock.nodes < self.clock.node_limit && deadline.is_none_or(|d| Instant::now() < d) {
+                self.clock.stopped = false;
+            }
             if self.clock.stopped {
                 return result;
             }
@@ -169,6 +189,61 @@ impl<G: Searchable> Engine<G> {
         if !safe.is_empty() {
             *moves = safe;
         }
+    }
+
+    /// Drops the root moves after which the opponent has a quiet move that leaves every
+    /// answer lost to the threat-space search (`quiet_refutation_nodes` positions each),
+    /// unless that would drop them all. Against a strong attacker most lost games are lost
+    /// this way: a building move first, then continuous threats, longer than the horizon and
+    /// invisible to a threat-space search at the root, which starts from threats only.
+    fn set_aside_quietly_refuted(&mut self, board: &mut G::Position, moves: &mut Vec<Move<G>>) {
+        let check = EngineSettings { vcdt_nodes: self.settings.quiet_refutation_nodes, ..self.settings.clone() };
+        let (mut replies, mut answers) = (Vec::new(), Vec::new());
+        let mut safe = Vec::with_capacity(moves.len());
+        for (i, &m) in moves.iter().enumerate() {
+            let placed = board.play(m);
+            let refuted = self.has_quiet_win(board, &check, &mut replies, &mut answers);
+            board.undo(placed);
+            if self.clock.stopped {
+                // Out of time: the moves not checked (this one included) stay.
+                safe.extend_from_slice(&moves[i..]);
+                break;
+            }
+            if !refuted {
+                safe.push(m);
+            }
+        }
+        if !safe.is_empty() {
+            *moves = safe;
+        }
+    }
+
+    /// Whether the side to move has a move, among those its generator lists, after which
+    /// every move the generator lists for the opponent loses to the threat-space search.
+    fn has_quiet_win(
+        &mut self,
+        board: &mut G::Position,
+        check: &EngineSettings,
+        replies: &mut Vec<Move<G>>,
+        answers: &mut Vec<Move<G>>,
+    ) -> bool {
+        if let Root::Decided(score) = G::root(&mut self.gen, board, replies) {
+            return score > 0;
+        }
+        for i in 0..replies.len() {
+            let placed = board.play(replies[i]);
+            let wins = match G::root(&mut self.gen, board, answers) {
+                Root::Decided(score) => score < 0,
+                Root::Open => {
+                    answers.clone().into_iter().all(|a| !self.clock.stopped && self.lets_opponent_win(board, a, check))
+                }
+            };
+            board.undo(placed);
+            if wins || self.clock.stopped {
+                return wins && !self.clock.stopped;
+            }
+        }
+        false
     }
 
     /// Whether the opponent has a proven win by the threat-space search (within `check`'s
