@@ -230,8 +230,8 @@ impl<G: Searchable> Engine<G> {
         if let Root::Decided(score) = G::root(&mut self.gen, board, replies) {
             return score > 0;
         }
-        for i in 0..replies.len() {
-            let placed = board.play(replies[i]);
+        for &reply in replies.iter() {
+            let placed = board.play(reply);
             let wins = match G::root(&mut self.gen, board, answers) {
                 Root::Decided(score) => score < 0,
                 Root::Open => {
