@@ -1,4 +1,4 @@
-//! The command-line contract that scripts rely on (`product.md`): bench, bestmove, play,
+//! The command-line contract that scripts rely on (README.md): bench, bestmove, play,
 //! selfplay, match, export, openings, and clear errors on bad input.
 
 use std::io::Write;

@@ -176,19 +176,7 @@ impl<G: Searchable> Engine<G> {
     /// positions.
     fn set_aside_refuted(&mut self, board: &mut G::Position, moves: &mut Vec<Move<G>>) {
         let check = EngineSettings { vcdt_nodes: self.settings.refutation_nodes, ..self.settings.clone() };
-        let mut safe = Vec::with_capacity(moves.len());
-        for &m in moves.iter() {
-            let refuted = self.lets_opponent_win(board, m, &check);
-            if self.clock.stopped {
-                return;
-            }
-            if !refuted {
-                safe.push(m);
-            }
-        }
-        if !safe.is_empty() {
-            *moves = safe;
-        }
+        self.set_aside(board, moves, |engine, board, m| engine.lets_opponent_win(board, m, &check));
     }
 
     /// Drops the root moves after which the opponent has a quiet move that leaves every
@@ -199,13 +187,26 @@ impl<G: Searchable> Engine<G> {
     fn set_aside_quietly_refuted(&mut self, board: &mut G::Position, moves: &mut Vec<Move<G>>) {
         let check = EngineSettings { vcdt_nodes: self.settings.quiet_refutation_nodes, ..self.settings.clone() };
         let (mut replies, mut answers) = (Vec::new(), Vec::new());
+        self.set_aside(board, moves, |engine, board, m| {
+            let placed = board.play(m);
+            let refuted = engine.has_quiet_win(board, &check, &mut replies, &mut answers);
+            board.undo(placed);
+            refuted
+        });
+    }
+
+    /// Keeps the moves `refuted` does not refute, unless it refutes them all. When the clock
+    /// stops, the moves not yet checked (the one in flight included) stay.
+    fn set_aside(
+        &mut self,
+        board: &mut G::Position,
+        moves: &mut Vec<Move<G>>,
+        mut refuted: impl FnMut(&mut Self, &mut G::Position, Move<G>) -> bool,
+    ) {
         let mut safe = Vec::with_capacity(moves.len());
         for (i, &m) in moves.iter().enumerate() {
-            let placed = board.play(m);
-            let refuted = self.has_quiet_win(board, &check, &mut replies, &mut answers);
-            board.undo(placed);
+            let refuted = refuted(self, board, m);
             if self.clock.stopped {
-                // Out of time: the moves not checked (this one included) stay.
                 safe.extend_from_slice(&moves[i..]);
                 break;
             }
@@ -234,9 +235,7 @@ impl<G: Searchable> Engine<G> {
             let placed = board.play(reply);
             let wins = match G::root(&mut self.gen, board, answers) {
                 Root::Decided(score) => score < 0,
-                Root::Open => {
-                    answers.clone().into_iter().all(|a| !self.clock.stopped && self.lets_opponent_win(board, a, check))
-                }
+                Root::Open => answers.iter().all(|&a| !self.clock.stopped && self.lets_opponent_win(board, a, check)),
             };
             board.undo(placed);
             if wins || self.clock.stopped {
