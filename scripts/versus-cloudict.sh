@@ -25,7 +25,8 @@
 # Environment: EVOTUNE (binary, default target/release/evotune), CLOUDICT (folder holding the
 # built engine `cloudict` and its `patterns.in`, default /opt/cloudict; docs/strength.md says
 # how to build it), MODE (proxy|fast|real), PAIRS, SEEDS, THREADS (default 2), OUT (default
-# results/versus-cloudict-MODE).
+# results/versus-cloudict-MODE), OPENINGS (an opening suite file, e.g. from `evotune
+# openings --turns 1 --radius 9`, played instead of the generated suites of SEEDS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,7 +39,7 @@ THREADS=${THREADS:-2}
 OUT=${OUT:-results/versus-cloudict-$MODE}
 
 if [[ $# -eq 0 ]]; then
-  sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 if [[ ! -x $EVOTUNE ]]; then
@@ -79,11 +80,22 @@ for spec in "$@"; do
   joined="$OUT/$name.jsonl"
   if [[ ! -s $joined ]]; then
     parts=()
-    for seed in $SEEDS; do
-      part="$OUT/$name-seed$seed.jsonl"
-      echo "versus-cloudict: $name, openings of seed $seed ($MODE)" >&2
+    if [[ -n ${OPENINGS:-} ]]; then
+      suites=("file:$OPENINGS")
+    else
+      read -ra suites <<<"$SEEDS"
+    fi
+    for suite in "${suites[@]}"; do
+      if [[ $suite == file:* ]]; then
+        part="$OUT/$name-$(basename "${suite#file:}" .txt).jsonl"
+        openings=(--openings "${suite#file:}")
+      else
+        part="$OUT/$name-seed$suite.jsonl"
+        openings=(--opening-seed "$suite")
+      fi
+      echo "versus-cloudict: $name, openings ${openings[*]} ($MODE)" >&2
       "$EVOTUNE" match --a "$table" --b "$opponent" "${budget[@]}" "${options[@]}" --pairs "$PAIRS" \
-        --opening-seed "$seed" --threads "$THREADS" --records "$part.tmp" >&2
+        "${openings[@]}" --threads "$THREADS" --records "$part.tmp" >&2
       mv "$part.tmp" "$part"
       parts+=("$part")
     done
