@@ -339,3 +339,19 @@ fn the_quiet_refutation_check_sets_aside_a_move_lost_to_a_building_move() {
     assert_ne!(chosen, "l9k10");
     assert_eq!(best(3000), chosen);
 }
+
+#[test]
+fn the_quiet_refutation_check_stays_within_its_budget_without_a_clock() {
+    // At a fixed depth nothing but its own budget bounds the check: 24 threat-space searches'
+    // worth of positions in all (docs/strength.md). In this position the check would visit
+    // about 70,000 at 300 positions a search if it went on to the end.
+    let connect6 = evotune::registry::find("connect6").unwrap();
+    let (table, _, _) = evotune::player::load_weights("weights/connect6-versus-cloudict.toml", None, connect6).unwrap();
+    let nodes = |quiet: u64| {
+        let mut b = board(&["m7", "k7k8", "l8j10", "j9k9"]);
+        let settings = EngineSettings { quiet_refutation_nodes: quiet, ..EngineSettings::default() };
+        Engine::<Connect6>::new(settings, &table).search(&mut b, &Limits::depth(1)).nodes
+    };
+    let check = nodes(300) - nodes(0);
+    assert!(check > 0 && check <= 24 * 300, "the check visited {check} positions");
+}

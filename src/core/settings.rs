@@ -236,8 +236,8 @@ pub struct EngineSettings {
     /// Before the main search, every root move after which the opponent has a quiet move
     /// (one its generator lists) that leaves every answer lost to the threat-space search
     /// within this many positions each is set aside, unless every move is: the attacks that
-    /// start with a building move, which the check above cannot see; 0 turns this off (a
-    /// config's default).
+    /// start with a building move, which the check above cannot see; the whole check visits
+    /// at most 24 times this many positions; 0 turns this off (a config's default).
     #[arg(long, default_value_t = default_quiet_refutation_nodes(), value_parser = budget_range())]
     // Left out of a written config when off, so that earlier runs keep their hash.
     #[serde(default, skip_serializing_if = "is_zero")]

@@ -22,6 +22,11 @@ const MAIN_SEARCH_SHARE: f64 = 0.85;
 /// The share of a move's time the check for quiet moves that win by threats may use before
 /// the main search (a few dozen milliseconds in most positions).
 const QUIET_CHECK_SHARE: f64 = 0.3;
+/// The positions the whole check for quiet moves may visit, in units of its budget per
+/// threat-space search: without a clock (fixed depth or nodes) nothing else bounds it, and
+/// in sharp positions it visits hundreds of thousands. 24 searches of 3,000 positions take
+/// about as long as the check's share of a 1 s move.
+const QUIET_CHECK_SEARCHES: u64 = 24;
 /// How much longer than its soft target a move may think when its best move changed in the
 /// last iteration, and how much shorter when it has stayed put for [`STABLE_ITERATIONS`].
 const UNSTABLE_FACTOR: f64 = 1.5;
@@ -98,14 +103,16 @@ impl<G: Searchable> Engine<G> {
             result.best = root_moves[0];
         }
         if self.settings.vcdt_depth > 0 && self.settings.quiet_refutation_nodes > 0 && root_moves.len() > 1 {
-            // Under a clock the check gets a share of the time; moves it has not reached
-            // by then stay.
-            let deadline = self.clock.deadline;
+            // The check gets a share of the time under a clock and a budget of positions
+            // always; the moves it has not reached when either runs out stay.
+            let (deadline, node_limit) = (self.clock.deadline, self.clock.node_limit);
             if let Some(d) = deadline {
                 self.clock.deadline = Some(start + d.saturating_duration_since(start).mul_f64(QUIET_CHECK_SHARE));
             }
+            let budget = self.settings.quiet_refutation_nodes.saturating_mul(QUIET_CHECK_SEARCHES);
+            self.clock.node_limit = node_limit.min(self.clock.nodes.saturating_add(budget));
             self.set_aside_quietly_refuted(board, &mut root_moves);
-            self.clock.deadline = deadline;
+            (self.clock.deadline, self.clock.node_limit) = (deadline, node_limit);
             if self.clock.nodes < self.clock.node_limit && deadline.is_none_or(|d| Instant::now() < d) {
                 self.clock.stopped = false;
             }
