@@ -323,10 +323,15 @@ fn play_game_accepts_the_engines_winning_move() {
 /// continuous double threats is set aside by `quiet_refutation_nodes`: from a game against
 /// Cloudict, where the depth-4 search played `l9k10` and lost by threats after a quiet
 /// answer. The check's choice is the same on every run (it counts positions, not time).
+/// The shipped table the check for quiet moves was measured with.
+fn versus_cloudict_table() -> Weights {
+    let connect6 = evotune::registry::find("connect6").unwrap();
+    evotune::player::load_weights("weights/connect6-versus-cloudict.toml", None, connect6).unwrap().0
+}
+
 #[test]
 fn the_quiet_refutation_check_sets_aside_a_move_lost_to_a_building_move() {
-    let connect6 = evotune::registry::find("connect6").unwrap();
-    let (table, _, _) = evotune::player::load_weights("weights/connect6-versus-cloudict.toml", None, connect6).unwrap();
+    let table = versus_cloudict_table();
     let opening = ["m7", "k7k8", "l8j10", "j9k9"];
     let best = |quiet: u64| {
         let mut b = board(&opening);
@@ -345,8 +350,7 @@ fn the_quiet_refutation_check_stays_within_its_budget_without_a_clock() {
     // At a fixed depth nothing but its own budget bounds the check: 24 threat-space searches'
     // worth of positions in all (docs/strength.md). In this position the check would visit
     // about 70,000 at 300 positions a search if it went on to the end.
-    let connect6 = evotune::registry::find("connect6").unwrap();
-    let (table, _, _) = evotune::player::load_weights("weights/connect6-versus-cloudict.toml", None, connect6).unwrap();
+    let table = versus_cloudict_table();
     let nodes = |quiet: u64| {
         let mut b = board(&["m7", "k7k8", "l8j10", "j9k9"]);
         let settings = EngineSettings { quiet_refutation_nodes: quiet, ..EngineSettings::default() };

@@ -230,6 +230,34 @@ impl Clock {
         }
         self.stopped
     }
+
+    /// Narrows the limits for one part of a search that started at `start`: `time_share` of
+    /// its time (when it has a deadline; 1.0 keeps it) and at most `node_budget` more nodes.
+    /// [`Clock::widen`] puts the returned limits back.
+    pub fn narrow(&mut self, start: Instant, time_share: f64, node_budget: u64) -> OuterLimits {
+        let outer = OuterLimits { node_limit: self.node_limit, deadline: self.deadline };
+        if let (Some(d), true) = (self.deadline, time_share < 1.0) {
+            self.deadline = Some(start + d.saturating_duration_since(start).mul_f64(time_share));
+        }
+        self.node_limit = self.node_limit.min(self.nodes.saturating_add(node_budget));
+        outer
+    }
+
+    /// Puts back the limits [`Clock::narrow`] narrowed. A stop that only the narrower limits
+    /// caused is lifted: the rest of the search may go on.
+    pub fn widen(&mut self, outer: OuterLimits) {
+        (self.node_limit, self.deadline) = (outer.node_limit, outer.deadline);
+        if self.nodes < self.node_limit && self.deadline.is_none_or(|d| Instant::now() < d) {
+            self.stopped = false;
+        }
+    }
+}
+
+/// The limits of a whole search while a part of it runs under narrower ones.
+#[must_use = "the limits go back with Clock::widen"]
+pub struct OuterLimits {
+    node_limit: u64,
+    deadline: Option<Instant>,
 }
 
 /// One player: an evaluation of one weight table plus a searcher's working memory.

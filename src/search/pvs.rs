@@ -105,17 +105,10 @@ impl<G: Searchable> Engine<G> {
         if self.settings.vcdt_depth > 0 && self.settings.quiet_refutation_nodes > 0 && root_moves.len() > 1 {
             // The check gets a share of the time under a clock and a budget of positions
             // always; the moves it has not reached when either runs out stay.
-            let (deadline, node_limit) = (self.clock.deadline, self.clock.node_limit);
-            if let Some(d) = deadline {
-                self.clock.deadline = Some(start + d.saturating_duration_since(start).mul_f64(QUIET_CHECK_SHARE));
-            }
             let budget = self.settings.quiet_refutation_nodes.saturating_mul(QUIET_CHECK_SEARCHES);
-            self.clock.node_limit = node_limit.min(self.clock.nodes.saturating_add(budget));
+            let outer = self.clock.narrow(start, QUIET_CHECK_SHARE, budget);
             self.set_aside_quietly_refuted(board, &mut root_moves);
-            (self.clock.deadline, self.clock.node_limit) = (deadline, node_limit);
-            if self.clock.nodes < self.clock.node_limit && deadline.is_none_or(|d| Instant::now() < d) {
-                self.clock.stopped = false;
-            }
+            self.clock.widen(outer);
             if self.clock.stopped {
                 return result;
             }
@@ -128,10 +121,8 @@ impl<G: Searchable> Engine<G> {
             return result;
         }
         // A timed search leaves the last part of its time to the threat-space check below.
-        let deadline = self.clock.deadline;
-        if let (Some(d), true) = (deadline, self.settings.vcdt_depth > 0) {
-            self.clock.deadline = Some(start + d.saturating_duration_since(start).mul_f64(MAIN_SEARCH_SHARE));
-        }
+        let share = if self.settings.vcdt_depth > 0 { MAIN_SEARCH_SHARE } else { 1.0 };
+        let outer = self.clock.narrow(start, share, u64::MAX);
         let mut stable = 0;
         for depth in 1..=max_depth {
             let (score, best) = self.search_root(board, &mut root_moves, depth as i32);
@@ -164,11 +155,8 @@ impl<G: Searchable> Engine<G> {
                 }
             }
         }
-        if self.clock.nodes < self.clock.node_limit && deadline.is_none_or(|d| Instant::now() < d) {
-            // Stopped by the main search's share of the time only: the check may go on.
-            self.clock.stopped = false;
-        }
-        self.clock.deadline = deadline;
+        // Stopped by the main search's share of the time only: the check may go on.
+        self.clock.widen(outer);
         if self.settings.vcdt_depth > 0 && result.score.abs() <= MATE_BOUND && !self.clock.stopped {
             result.best = self.safe_root_move(board, result.best, &root_moves);
         }
