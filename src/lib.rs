@@ -1,5 +1,5 @@
 //! evotune: a genetic-algorithm tuner for the evaluation weights of board-game engines,
-//! Connect6 first. See README.md for a tour.
+//! Connect6 first. README.md is the guide; docs/ has the details.
 
 pub mod arena;
 pub mod cli;

@@ -28,7 +28,7 @@ pub struct OpeningConfig {
     pub radius: usize,
     /// `random` openings are kept only if the road evaluation with the default weights is
     /// within this many points of even, for the side to move. (A `played` opening is made of
-    /// sensible moves; its balance is measured by games instead: see the README.)
+    /// sensible moves; its balance is measured by games instead: see docs/strength.md.)
     pub balance: i32,
     /// `played`: after a first stone near the centre, each turn is one of the `top` best moves
     /// of the move generator, drawn at random (sensible positions, as in a game); `random`:
