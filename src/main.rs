@@ -2,29 +2,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use evotune::cli::{Cli, Command};
-use evotune::commands::{self, Interrupted, EXIT_INTERRUPTED};
+use evotune::cli::Cli;
+use evotune::commands::{Interrupted, EXIT_INTERRUPTED};
 
 fn main() -> ExitCode {
     restore_sigpipe();
     let cli = Cli::parse();
-    let result = match &cli.command {
-        Command::Bench(a) => commands::bench::run(a),
-        Command::Bestmove(a) => commands::bestmove::run(a),
-        Command::Selfplay(a) => commands::matches::run_selfplay(a),
-        Command::Match(a) => commands::matches::run_match_command(a),
-        Command::Export(a) => commands::export::run(a),
-        Command::Plot(a) => commands::plot::run(a),
-        Command::Openings(a) => commands::openings::run(a),
-        Command::Cluster(c) => commands::cluster::run(c),
-        Command::Play(a) => commands::play::run(a),
-        Command::Evolve(a) => commands::evolve::run(a),
-        Command::Spsa(a) => commands::spsa::run(a),
-        Command::Tournament(a) => commands::tournament::run(a),
-        Command::Compare(a) => commands::compare::run(a),
-        Command::FitOrder(a) => commands::fit_order::run(a),
-        Command::Reproduce(a) => commands::reproduce::run(a),
-    };
+    let result = cli.command.run();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is::<Interrupted>() => ExitCode::from(EXIT_INTERRUPTED as u8),

@@ -2,12 +2,33 @@
 //! deterministic signature of the search: quote it in commits that change search behaviour.
 
 use anyhow::{anyhow, bail, Result};
+use clap::Args;
 
 use crate::arena::player::Player;
-use crate::cli::BenchArgs;
+use crate::commands::args::GameArg;
 use crate::core::game::split_moves;
 use crate::core::limits::Limits;
+use crate::core::settings::EngineOption;
 use crate::core::settings::{EngineSettings, SearchKind};
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    pub game: GameArg,
+    /// Depth of every bench search.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub depth: u32,
+    /// Search algorithm to bench.
+    #[arg(long, value_enum, default_value_t = SearchKind::Pvs)]
+    pub search: SearchKind,
+    /// Evaluation to bench (default: the game's default evaluation).
+    #[arg(long)]
+    pub eval: Option<String>,
+    /// Any other engine option, as `[engine]` names it: `--engine horizon_wins=false`
+    /// benches the search without that feature (repeatable; options as `match --a-engine`).
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub engine: Vec<EngineOption>,
+}
 
 pub fn run(args: &BenchArgs) -> Result<()> {
     let game = args.game.get()?;

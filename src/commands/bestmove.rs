@@ -1,10 +1,26 @@
 //! `evotune bestmove`: one search from a position given as record moves.
 
 use anyhow::{anyhow, Result};
+use clap::Args;
 
-use crate::cli::BestmoveArgs;
+use crate::commands::args::GameArg;
 use crate::core::game::split_moves;
+use crate::core::settings::EngineSettings;
 use crate::player::player_from;
+
+#[derive(Args, Debug)]
+pub struct BestmoveArgs {
+    #[command(flatten)]
+    pub game: GameArg,
+    /// The game so far in record notation, moves separated by spaces: "j10 k11k9 ...".
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Weight file, or `defaults`.
+    #[arg(long, default_value = "defaults")]
+    pub weights: String,
+    #[command(flatten)]
+    pub engine: EngineSettings,
+}
 
 pub fn run(args: &BestmoveArgs) -> Result<()> {
     let game = args.game.get()?;

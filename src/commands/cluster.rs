@@ -1,9 +1,11 @@
 //! `evotune cluster plan|play|reduce|status`: a generation's steps on machines that share the
 //! run's folder; the work is `crate::cluster`'s.
 
-use anyhow::{bail, Context, Result};
+use std::path::PathBuf;
 
-use crate::cli::{ClusterCommand, ClusterPlanArgs, ClusterPlayArgs, ClusterReduceArgs, ClusterStatusArgs};
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+
 use crate::cluster::executor::list;
 use crate::cluster::plan::{play_shard, Played};
 use crate::cluster::{self, Reduced};
@@ -12,6 +14,95 @@ use crate::commands::thread_pool;
 use crate::ga::run::{self, Ended, LocalGames, Options, Prepared};
 use crate::registry::EngineReferee;
 use crate::report::progress::{Progress, ProgressMode};
+
+/// The steps of a generation on a cluster.
+#[derive(Subcommand, Debug)]
+pub enum ClusterCommand {
+    /// Plan the next generation of a run (a new one from --config, or --run DIR): its games
+    /// into populations/<run>/work/gen-NNNN/plan.json, split into --shards shards. Planning
+    /// again writes the same plan and keeps the shards already played.
+    Plan(ClusterPlanArgs),
+    /// Play one shard of the planned generation and write its file (atomically). A shard
+    /// whose file is already there is not played again, so a retried shard is harmless.
+    Play(ClusterPlayArgs),
+    /// Check every shard against the plan, commit the generation as `evolve` does (records,
+    /// checkpoint, champion, history), and plan the next one; after the last generation, play
+    /// the play-off and validation and write the report. Prints `planned generation G:
+    /// PLAN, N shards` or `champion PATH`. Exit status 1 names the shards that are missing or
+    /// not of the plan.
+    Reduce(ClusterReduceArgs),
+    /// Where a run's next generation stands: its shards done and missing.
+    Status(ClusterStatusArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ClusterPlanArgs {
+    /// Start a new run from this TOML config (as `evolve --config`); give --run instead to
+    /// plan the next generation of a run that exists.
+    #[arg(long, conflicts_with = "run", required_unless_present = "run")]
+    pub config: Option<PathBuf>,
+    /// The run's folder of checkpoints (populations/<run>).
+    #[arg(long)]
+    pub run: Option<PathBuf>,
+    /// Split the generation into this many shards (1 to 1000).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::cluster::plan::MAX_SHARDS as i64))]
+    pub shards: u32,
+    /// With --config: put populations/ and results/ under this folder (default: the current one).
+    #[arg(long, conflicts_with = "run")]
+    pub out: Option<PathBuf>,
+    /// With --config: the run's name (default: the config's).
+    #[arg(long, conflicts_with = "run")]
+    pub name: Option<String>,
+    /// With --config: override the config's seed.
+    #[arg(long, conflicts_with = "run", value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    pub seed: Option<u64>,
+    /// Override the config's number of generations (with --run: extend the run).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::ga::config::MAX_GENERATIONS)))]
+    pub generations: Option<u32>,
+    /// With --config: replace a run already in the folders.
+    #[arg(long, conflicts_with = "run")]
+    pub force: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ClusterPlayArgs {
+    /// The run's folder of checkpoints (populations/<run>), on a file system this machine
+    /// shares with the others.
+    #[arg(long)]
+    pub run: PathBuf,
+    /// Which shard: I/N, the I-th (1-based) of the plan's N. Under SLURM:
+    /// `--shard $SLURM_ARRAY_TASK_ID/N`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: String,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct ClusterReduceArgs {
+    /// The run's folder of checkpoints (populations/<run>).
+    #[arg(long)]
+    pub run: PathBuf,
+    /// Where results/ is (default: beside populations/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads for the play-off and validation after the last generation (default:
+    /// all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct ClusterStatusArgs {
+    /// The run's folder of checkpoints (populations/<run>).
+    #[arg(long)]
+    pub run: PathBuf,
+    /// Print only the missing shards of the planned generation, comma-separated (an empty
+    /// line when there are none), for scripts.
+    #[arg(long)]
+    pub missing: bool,
+}
 
 pub fn run(command: &ClusterCommand) -> Result<()> {
     match command {

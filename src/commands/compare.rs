@@ -2,16 +2,48 @@
 //! openings, paired by opening: each file's score and the difference of each NEW file from
 //! BASE with a 95% interval (docs/records.md).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::arena::compare::{check_game, compare, games_of, sides, ColourWdl, Comparison, PlayerGames, RecordFile};
 use crate::arena::records::read_records_with_lines;
 use crate::arena::stats::Wdl;
-use crate::cli::{CompareArgs, CompareFormat};
 use crate::report::table::{Align, Table};
+
+/// Formats of `compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    /// A table with notes.
+    Text,
+    /// One line per row of the table, numbers only (percentages and percentage points).
+    Csv,
+    /// The rows as a JSON array (an unbounded interval end is null).
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The records (JSON lines) the others are compared with.
+    #[arg(value_name = "BASE.jsonl")]
+    pub base: PathBuf,
+    /// Records of the players to compare with BASE, against the same opponent on the same
+    /// openings (none: BASE's scores alone).
+    #[arg(value_name = "NEW.jsonl", num_args = 0..)]
+    pub new: Vec<PathBuf>,
+    /// The player to compare in each file: once for every file, or once per file in order
+    /// (BASE first). Default: the file's one player who is not the opponent.
+    #[arg(long, value_name = "NAME")]
+    pub player: Vec<String>,
+    /// The opponent of every file's games. Default: the one player found in every file.
+    #[arg(long, value_name = "NAME")]
+    pub opponent: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+    pub format: CompareFormat,
+}
 
 pub fn run(args: &CompareArgs) -> Result<()> {
     let paths: Vec<&Path> = std::iter::once(args.base.as_path()).chain(args.new.iter().map(|p| p.as_path())).collect();

@@ -6,16 +6,100 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
 
-use crate::cli::{EvolveArgs, ExecutorKind};
 use crate::cluster::executor::{Backend, ShardCommand, Sharded};
 use crate::cluster::parallel::Parallel;
 use crate::cluster::slurm::Slurm;
+use crate::commands::args::game_names;
 use crate::commands::{thread_pool, Interrupted};
 use crate::ga::config::EvolveConfig;
 use crate::ga::run::{self, Ended, Games, LocalGames, NewRun, Options, Prepared};
 use crate::registry::EngineReferee;
 use crate::report::progress::ProgressMode;
+
+/// Where `evolve` plays a generation's games.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExecutorKind {
+    /// On this machine's threads.
+    Local,
+    /// As a SLURM job array a generation (sbatch, squeue, scancel).
+    Slurm,
+    /// Through GNU parallel on the machines of --hosts (ssh).
+    Parallel,
+}
+
+#[derive(Args, Debug)]
+pub struct EvolveArgs {
+    /// The run's TOML config (see configs/); default: the built-in quick config of the game
+    /// (configs/quick.toml, configs/gomoku-quick.toml), which finishes in minutes on 2 cores.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// The game (default: the config's `game`, connect6 without a config). With a config, it
+    /// must be the config's game.
+    #[arg(long, value_parser = game_names(), conflicts_with = "resume")]
+    pub game: Option<String>,
+    /// Worker threads (default: all cores). The champion does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Put populations/ and results/ under this folder instead of the current one.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the run whose checkpoints are in this folder (populations/<run>).
+    #[arg(long, conflicts_with = "config")]
+    pub resume: Option<PathBuf>,
+    /// The run's name (folder under populations/ and results/); default: from the config.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Override the config's seed.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    pub seed: Option<u64>,
+    /// Override the config's number of generations (also to extend a resumed run).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::ga::config::MAX_GENERATIONS)))]
+    pub generations: Option<u32>,
+    /// Start over even if the run's folders already hold a run (they are replaced).
+    #[arg(long)]
+    pub force: bool,
+    /// Log lines instead of progress bars even on a terminal.
+    #[arg(long)]
+    pub log: bool,
+    /// Also validate the champion against this weight table at the end (e.g. the previous
+    /// run's results/<run>/champion.toml), beside `[validation] opponents`. Repeatable.
+    #[arg(long, value_name = "WEIGHTS")]
+    pub compare: Vec<String>,
+    /// Where the games of a generation are played: `local` (this machine's threads), `slurm`
+    /// (a SLURM job array a generation) or `parallel` (GNU parallel over ssh to --hosts). The
+    /// run folder must be on a file system every machine shares (docs/cluster.md); the
+    /// result is the local run's. With slurm and parallel, --threads is each shard's, and
+    /// Ctrl-C cancels the shards at once (the shards already played are kept for --resume).
+    #[arg(long, value_enum, default_value = "local")]
+    pub executor: ExecutorKind,
+    /// slurm / parallel: split each generation into this many shards (default: 8 with slurm,
+    /// one per host with parallel).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::cluster::plan::MAX_SHARDS as i64))]
+    pub shards: Option<u32>,
+    /// slurm: the partition of the shards' jobs (default: the cluster's).
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// slurm: one more argument for sbatch, e.g. `--sbatch-arg=--time=1:00:00`. Repeatable.
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub sbatch_arg: Vec<String>,
+    /// parallel: GNU parallel's --sshloginfile, one host a line (`user@host`; `:` is this
+    /// machine without ssh). Each host plays one shard at a time, on all its cores.
+    #[arg(long, value_name = "FILE")]
+    pub hosts: Option<PathBuf>,
+    /// slurm / parallel: start a failed or lost shard again up to this many times before the
+    /// run stops (saved, to be resumed).
+    #[arg(long, default_value_t = 2)]
+    pub retries: usize,
+    /// slurm / parallel: seconds between two looks at the queue and the shard files.
+    #[arg(long, default_value_t = 5.0)]
+    pub poll_seconds: f64,
+    /// slurm / parallel: the evotune binary the shards run (default: this one); it must be
+    /// at this path on every machine.
+    #[arg(long, value_name = "PATH")]
+    pub evotune: Option<PathBuf>,
+}
 
 /// Shards of a generation under SLURM when `--shards` is not given.
 const DEFAULT_SLURM_SHARDS: u32 = 8;

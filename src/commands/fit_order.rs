@@ -4,11 +4,43 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
+use clap::Args;
 
 use crate::arena::records::{read_records, GameRecord};
-use crate::cli::FitOrderArgs;
+use crate::commands::args::GameArg;
+use crate::core::settings::EngineSettings;
 use crate::order::{coverage, fit, samples_of};
 use crate::player::{is_outside_player, load_weights, player_from};
+
+#[derive(Args, Debug)]
+pub struct FitOrderArgs {
+    #[command(flatten)]
+    pub game: GameArg,
+    /// The table to start from (a weight file, `defaults`, or a run's folder); its evaluation
+    /// weights are kept.
+    #[arg(long, default_value = "defaults")]
+    pub weights: String,
+    /// Game records (JSON lines, as `match --records` writes them) holding the player's
+    /// games.
+    #[arg(long, value_name = "FILE", required = true, num_args = 1..)]
+    pub records: Vec<PathBuf>,
+    /// Records to measure the fitted table on without fitting to them.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub test: Vec<PathBuf>,
+    /// The player whose moves are learnt, as the records name it (`cloudict`).
+    #[arg(long)]
+    pub player: String,
+    /// Where to write the fitted table (TOML).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Rounds over the move-order weights, at most (the fit stops early when a round changes
+    /// nothing).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub rounds: u32,
+    /// The generator's settings (its widths: --singles, --seconds, --width) are the engine's.
+    #[command(flatten)]
+    pub engine: EngineSettings,
+}
 
 pub fn run(args: &FitOrderArgs) -> Result<()> {
     let game = args.game.get()?;

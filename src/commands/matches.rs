@@ -1,8 +1,9 @@
 //! `evotune match` and `evotune selfplay`: two players, paired openings, colours swapped.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use clap::Args;
 
 use crate::arena::game::GameSettings;
 use crate::arena::matches::{play_match, MatchConfig, MatchReport};
@@ -10,13 +11,90 @@ use crate::arena::outside::{self, SpecOptions};
 use crate::arena::player::Player;
 use crate::arena::records::RecordWriter;
 use crate::arena::stats::Sprt;
-use crate::cli::{MatchArgs, SelfplayArgs, SideArgs};
+use crate::commands::args::{GameArg, OpeningArgs, SideArgs};
 use crate::commands::{clocked, match_openings, thread_pool};
 use crate::core::settings::{EngineSettings, SideOverrides};
 use crate::fsutil::LineLog;
 use crate::player::{is_outside_player, player_with};
 use crate::registry::{EngineReferee, GameRef};
 use crate::report::progress::ProgressMode;
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub game: GameArg,
+    /// Player A: a weight file, a run folder (its champion), `defaults`, `random` or
+    /// `random:SEED`; or an outside engine, `cmd:"/path/engine args"` (with --a-protocol,
+    /// --a-dir, --a-init, --a-log, or `;protocol=...;dir=...;init=...;log=...` after the
+    /// command: docs/protocols.md).
+    #[arg(long)]
+    pub a: String,
+    /// Player B: as player A.
+    #[arg(long)]
+    pub b: String,
+    /// Game pairs: each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
+    pub pairs: u64,
+    #[command(flatten)]
+    pub engine: EngineSettings,
+    #[command(flatten)]
+    pub sides: SideArgs,
+    #[command(flatten)]
+    pub openings: OpeningArgs,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write every game as a JSON line to this file.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Write every game as SGF (Little Golem form), one per line, to this file.
+    #[arg(long)]
+    pub sgf: Option<PathBuf>,
+    /// Sequential probability ratio test: stop when A is shown to be at least ELO1 better
+    /// (H1) or not better than ELO0 (H0), e.g. `--sprt 0,10`.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    pub sprt: Option<String>,
+    /// SPRT false positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// SPRT false negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Seed of the match (game seeds derive from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    #[command(flatten)]
+    pub game: GameArg,
+    /// Player A: a weight file, `defaults`, `random` or `random:SEED`, or an outside engine
+    /// `cmd:"/path/engine args"` (as in `match`).
+    #[arg(long)]
+    pub a: String,
+    /// Player B.
+    #[arg(long)]
+    pub b: String,
+    /// Games to play (rounded up to an even number: openings are played with both colours).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// The records file (JSON lines).
+    #[arg(long)]
+    pub records: PathBuf,
+    #[command(flatten)]
+    pub engine: EngineSettings,
+    #[command(flatten)]
+    pub sides: SideArgs,
+    #[command(flatten)]
+    pub openings: OpeningArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed (game seeds derive from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
 
 /// Players A and B: the shared engine options with each side's overrides, or outside engines
 /// with their options.
@@ -113,7 +191,7 @@ fn play(
     a: &Player,
     b: &Player,
     pairs: usize,
-    openings: &crate::cli::OpeningArgs,
+    openings: &crate::commands::args::OpeningArgs,
     threads: Option<usize>,
     seed: u64,
     sprt: Option<Sprt>,

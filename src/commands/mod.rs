@@ -1,6 +1,7 @@
 //! The commands behind the command line: each turns validated options into work and output.
 //! Shared here: thread pools and opening suites.
 
+pub mod args;
 pub mod bench;
 pub mod bestmove;
 pub mod cluster;
@@ -20,7 +21,7 @@ use anyhow::{Context, Result};
 
 use crate::arena::game::GameSettings;
 use crate::arena::openings::{OpeningConfig, OpeningSuite, Openings};
-use crate::cli::OpeningArgs;
+use crate::commands::args::OpeningArgs;
 use crate::core::settings::EngineSettings;
 use crate::registry::GameRef;
 use crate::report::progress::Progress;

@@ -1,10 +1,47 @@
 //! `evotune openings`: write a generated opening suite.
 
-use anyhow::{Context, Result};
+use std::path::PathBuf;
 
-use crate::arena::openings::{Keys, OpeningConfig, OpeningSuite};
-use crate::cli::OpeningsArgs;
+use anyhow::{Context, Result};
+use clap::Args;
+
+use crate::arena::openings::{Keys, OpeningConfig, OpeningMethod, OpeningSuite, MAX_COUNT, MAX_TOP, MAX_TURNS};
+use crate::commands::args::GameArg;
 use crate::report::progress::Progress;
+
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    #[command(flatten)]
+    pub game: GameArg,
+    /// Openings to generate (fewer when the settings hold fewer distinct ones).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT as u64))]
+    pub count: u64,
+    /// Turns per opening.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=MAX_TURNS as u64))]
+    pub turns: u64,
+    /// `played`: Black's first stone, `random`: every stone, within this distance of the
+    /// centre (1 to 9 on the 19x19 board, 1 to 7 on 15x15). Default: 3, or the board's
+    /// largest radius when that is smaller (2 on Surakarta's 6x6, where it is unused).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=9))]
+    pub radius: Option<u64>,
+    /// `played` (the move generator's best moves, drawn at random) or `random` (stones
+    /// uniformly near the centre).
+    #[arg(long, value_enum, default_value_t = OpeningMethod::Played)]
+    pub method: OpeningMethod,
+    /// `played`: how many of the generator's best moves each turn draws from.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=MAX_TOP as u64))]
+    pub top: u64,
+    /// `random`: keep openings whose static evaluation (the game's default road weights,
+    /// side to move) is within this of even.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(0..=i64::from(i32::MAX)))]
+    pub balance: u32,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output file (default stdout).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
 
 pub fn run(args: &OpeningsArgs) -> Result<()> {
     let game = args.game.get()?.arena();

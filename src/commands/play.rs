@@ -2,10 +2,39 @@
 //! for Connect6, Gomocup's pbrain protocol for Gomoku.
 
 use anyhow::Result;
+use clap::Args;
 
-use crate::cli::PlayArgs;
+use crate::commands::args::GameArg;
+use crate::core::settings::EngineSettings;
 use crate::games::ProtocolOptions;
 use crate::player::player_from;
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameArg,
+    /// Weight file, or `defaults`.
+    #[arg(long, default_value = "defaults")]
+    pub weights: String,
+    #[command(flatten)]
+    pub engine: EngineSettings,
+    /// Connect6: rows counted from the top in competition notation (`'S' - y`), as some
+    /// platforms do.
+    #[arg(long)]
+    pub flip_rows: bool,
+    /// Write `error ...` replies to stderr instead of stdout.
+    #[arg(long)]
+    pub errors_to_stderr: bool,
+    /// Connect6: write a one-stone move as `JJ` instead of `JJ@@`.
+    #[arg(long)]
+    pub no_pad: bool,
+    /// The engine's name (`name?`, `ABOUT`).
+    #[arg(long, default_value = "evotune")]
+    pub name: String,
+    /// After every search, a `# depth .. score .. nodes .. pv ..` comment on stderr.
+    #[arg(long)]
+    pub verbose: bool,
+}
 
 pub fn run(args: &PlayArgs) -> Result<()> {
     let game = args.game.get()?;

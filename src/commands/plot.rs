@@ -4,10 +4,16 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use clap::Args;
 
-use crate::cli::PlotArgs;
 use crate::core::weights::Schema;
 use crate::report::{history, plots};
+
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    /// A run's results folder (results/<run>) or its history.csv.
+    pub run: PathBuf,
+}
 
 pub fn run(args: &PlotArgs) -> Result<()> {
     for p in redraw(&args.run)? {

@@ -5,12 +5,60 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
+use clap::{Args, ValueEnum};
 
-use crate::cli::{Paper, ReproduceArgs};
+use crate::commands::args::GameArg;
 use crate::commands::thread_pool;
 use crate::core::limits::Limits;
 use crate::report::progress::{format_duration, ProgressMode};
 use crate::reproduce::{li2007, li2015, song2022, wang2021, Setup};
+
+/// The papers' experiments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Paper {
+    /// Li Guo 2007, Fig. 1: generation champions and random players in a round robin.
+    Li2007,
+    /// Wang Hongfei 2021: roads vs patterns, PVS vs alpha-beta, PVS vs UCT at equal time.
+    Wang2021,
+    /// Li Xuejun 2015: local (incremental) vs global road scanning.
+    Li2015,
+    /// Song Yingjian 2022: hybrid-evaluation MCTS vs plain MCTS in EinStein würfelt nicht,
+    /// 5000 playouts, dice-paired games, in evotune's UCT and in the paper's flat Monte Carlo.
+    Song2022,
+}
+
+#[derive(Args, Debug)]
+pub struct ReproduceArgs {
+    /// The game: each experiment plays its paper's game (song2022 EinStein, the others
+    /// Connect6), whatever this says.
+    #[command(flatten)]
+    pub game: GameArg,
+    /// Which experiment.
+    #[arg(value_enum)]
+    pub paper: Paper,
+    /// The paper's sizes (hours) instead of the quick setting (minutes).
+    #[arg(long)]
+    pub full: bool,
+    /// li2007: the run whose champions to use (a results/<run> folder); default: run
+    /// configs/li2007.toml (or its quick version) first.
+    #[arg(long)]
+    pub run: Option<PathBuf>,
+    /// Folder for tables and plots (default results/reproduce-<paper>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Override the experiment's game pairs per pairing.
+    #[arg(long)]
+    pub pairs: Option<u64>,
+    /// Override the time per move in milliseconds (wang2021, li2015).
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
 
 pub fn run(args: &ReproduceArgs) -> Result<()> {
     let start = Instant::now();

@@ -8,11 +8,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use clap::Args;
 
 use crate::arena::game::Referee;
 use crate::arena::openings::{Keys, OpeningSuite};
 use crate::arena::validation::{self, training_suite};
-use crate::cli::SpsaArgs;
+use crate::commands::args::game_names;
 use crate::commands::thread_pool;
 use crate::core::rng::derive_seed;
 use crate::core::weights::Meta;
@@ -22,6 +23,43 @@ use crate::registry::EngineReferee;
 use crate::report::progress::{format_duration, Progress, ProgressMode};
 use crate::report::run_report::RunReport;
 use crate::spsa::{Spsa, SpsaConfig, SpsaState};
+
+#[derive(Args, Debug)]
+pub struct SpsaArgs {
+    /// The run's TOML config (see configs/spsa-quick.toml); default: the built-in one.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// The game (default: the config's `game`); with a config, it must be the config's game.
+    #[arg(long, value_parser = game_names(), conflicts_with = "resume")]
+    pub game: Option<String>,
+    /// Worker threads (default: all cores). The result does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Put populations/ and results/ under this folder instead of the current one.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the run whose checkpoint is in this folder (populations/<run>).
+    #[arg(long, conflicts_with = "config")]
+    pub resume: Option<PathBuf>,
+    /// The run's name (folder under populations/ and results/); default: from the config.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Override the config's seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Override the config's game budget (also to extend a resumed run).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Start over even if the run's folders already hold a run (they are replaced).
+    #[arg(long)]
+    pub force: bool,
+    /// Log lines instead of progress bars even on a terminal.
+    #[arg(long)]
+    pub log: bool,
+    /// Also validate the result against this weight table at the end. Repeatable.
+    #[arg(long, value_name = "WEIGHTS")]
+    pub compare: Vec<String>,
+}
 
 /// Purpose tag of the run's opening suite seed (the GA's, so that equal seeds train on the
 /// same openings).

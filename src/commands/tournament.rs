@@ -1,17 +1,49 @@
 //! `evotune tournament`: a round robin of weight files and built-in players with a score table
 //! in Li Guo 2007's style (+1 / −1 / 0) and a Bradley–Terry rating table.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use clap::Args;
 
 use crate::arena::player::Player;
 use crate::arena::tournament::{play_tournament, TournamentConfig, TournamentReport};
-use crate::cli::TournamentArgs;
+use crate::commands::args::{GameArg, OpeningArgs};
 use crate::commands::{clocked, openings_from, thread_pool};
+use crate::core::settings::EngineSettings;
 use crate::player::player_from;
 use crate::registry::EngineReferee;
 use crate::report::progress::ProgressMode;
+
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    #[command(flatten)]
+    pub game: GameArg,
+    /// Players: weight files or built-in names (`defaults`, `random`, `random:SEED`), or
+    /// outside engines `cmd:COMMAND[;protocol=P][;dir=DIR][;init=LINE]...[;log=FILE]` (one
+    /// argument: quote it); `NAME=SPEC` sets the name shown in the tables.
+    #[arg(required = true, num_args = 2..)]
+    pub players: Vec<String>,
+    /// Game pairs per pairing (colours swapped within a pair).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    pub pairs: u64,
+    #[command(flatten)]
+    pub engine: EngineSettings,
+    #[command(flatten)]
+    pub openings: OpeningArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write every game as a JSON line to this file.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Write the score and rating tables (CSV and Markdown) into this folder.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Seed (game seeds derive from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
 
 pub fn run(args: &TournamentArgs) -> Result<()> {
     let game = args.game.get()?;

@@ -1,0 +1,220 @@
+//! Command-line pieces that several commands share: the game, where games start and how they
+//! are refereed, per-player overrides of a two-player match, and the ranges of limits. Each
+//! command's own arguments sit beside it in its file. Doc comments here are `--help` text.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::arena::outside::{Protocol, SpecOptions};
+use crate::core::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS};
+use crate::core::settings::{EngineOption, SearchKind, SideOverrides, MAX_VCDT_DEPTH};
+use crate::registry::GameRef;
+
+fn depth_range() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH))
+}
+
+fn nodes_range() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=MAX_NODES)
+}
+
+fn time_range() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=MAX_TIME_MS)
+}
+
+/// Which game a command plays.
+#[derive(Args, Debug, Clone)]
+pub struct GameArg {
+    /// The game: connect6 (19x19, six in a row, two stones a turn), gomoku (15x15, five or
+    /// more in a row, freestyle), surakarta (6x6, captures along the circuits) or einstein
+    /// (EinStein würfelt nicht: 5x5, six numbered cubes a side, a die picks the cube).
+    #[arg(long, default_value = crate::registry::DEFAULT_GAME, value_parser = game_names())]
+    pub game: String,
+}
+
+impl GameArg {
+    /// The game named (checked by the parser).
+    pub fn get(&self) -> anyhow::Result<GameRef> {
+        crate::registry::find(&self.game)
+    }
+}
+
+pub(crate) fn game_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::registry::names())
+}
+
+impl SideArgs {
+    pub fn a(&self) -> SideOverrides {
+        SideOverrides {
+            search: self.a_search,
+            eval: self.a_eval.clone(),
+            depth: self.a_depth,
+            nodes: self.a_nodes,
+            time_ms: self.a_time_ms,
+            vcdt_depth: self.a_vcdt_depth,
+            options: self.a_engine.clone(),
+        }
+    }
+
+    pub fn b(&self) -> SideOverrides {
+        SideOverrides {
+            search: self.b_search,
+            eval: self.b_eval.clone(),
+            depth: self.b_depth,
+            nodes: self.b_nodes,
+            time_ms: self.b_time_ms,
+            vcdt_depth: self.b_vcdt_depth,
+            options: self.b_engine.clone(),
+        }
+    }
+
+    /// Player A's outside-engine options.
+    pub fn a_outside(&self) -> SpecOptions {
+        SpecOptions {
+            protocol: self.a_protocol,
+            dir: self.a_dir.clone(),
+            init: self.a_init.clone(),
+            log: self.a_log.clone(),
+        }
+    }
+
+    /// Player B's outside-engine options.
+    pub fn b_outside(&self) -> SpecOptions {
+        SpecOptions {
+            protocol: self.b_protocol,
+            dir: self.b_dir.clone(),
+            init: self.b_init.clone(),
+            log: self.b_log.clone(),
+        }
+    }
+}
+
+/// Where games start (a suite file, or one generated from a seed) and how they are refereed.
+#[derive(Args, Debug, Clone)]
+pub struct OpeningArgs {
+    /// Opening suite file (one opening per line in record notation); default: generated.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Seed of the generated opening suite.
+    #[arg(long, default_value_t = 1)]
+    pub opening_seed: u64,
+    /// A game undecided after this many turns is a draw (0: no cap).
+    #[arg(long, default_value_t = 120)]
+    pub max_turns: usize,
+    /// A game clock, BASE+INC in seconds (`60+1`, `0.5+0.05`): each player has BASE for the
+    /// game plus INC after each move, thinks for a share of what is left, and loses on time
+    /// (`timeout`) if it runs out. Depth and node limits still apply.
+    #[arg(long, value_name = "BASE+INC")]
+    pub tc: Option<crate::arena::clock::TimeControl>,
+    /// Resign adjudication: a game ends (`resign`) once both players' searches have judged the
+    /// same side lost for N turns each in a row (0: never). Outside engines report no scores:
+    /// their games are never adjudicated this way.
+    #[arg(long, default_value_t = 0, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::arena::game::MAX_RESIGN_TURNS)))]
+    pub resign_turns: u32,
+    /// The search score (for the side to move, in the evaluation's units) at or beyond which
+    /// --resign-turns counts a side as lost; default: only a proven loss.
+    #[arg(long, value_name = "SCORE", value_parser = clap::value_parser!(i32).range(1..))]
+    pub resign_score: Option<i32>,
+    /// Outside engines: how much later than its time for the move (--time-ms, --a-time-ms or
+    /// the --tc clock) an engine may answer before it loses on time (`timeout`).
+    #[arg(long, default_value_t = crate::arena::game::DEFAULT_TIME_MARGIN_MS, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(0..=MAX_TIME_MS))]
+    pub time_margin_ms: u64,
+    /// Outside engines: the longest wait for an answer when the move has no time limit (fixed
+    /// depth) and for the engine's start; the engine is then killed and loses (`timeout`).
+    #[arg(long, default_value_t = crate::arena::game::DEFAULT_HANG_MS, value_name = "MS", value_parser = time_range())]
+    pub hang_ms: u64,
+}
+
+impl OpeningArgs {
+    /// How the games of the command are refereed.
+    pub fn settings(&self) -> crate::arena::game::GameSettings {
+        crate::arena::game::GameSettings {
+            max_turns: self.max_turns,
+            clock: self.tc,
+            resign_turns: self.resign_turns,
+            resign_score: self.resign_score,
+            time_margin_ms: self.time_margin_ms,
+            hang_ms: self.hang_ms,
+        }
+    }
+}
+
+/// Per-player overrides for a two-player match; anything not given comes from the shared
+/// engine options.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SideArgs {
+    /// Search of player A.
+    #[arg(long, value_enum)]
+    pub a_search: Option<SearchKind>,
+    /// Evaluation of player A (its weight file must be of that evaluation).
+    #[arg(long)]
+    pub a_eval: Option<String>,
+    /// Depth limit of player A.
+    #[arg(long, value_parser = depth_range())]
+    pub a_depth: Option<u32>,
+    /// Node limit of player A.
+    #[arg(long, value_parser = nodes_range())]
+    pub a_nodes: Option<u64>,
+    /// Milliseconds per move of player A.
+    #[arg(long, value_parser = time_range())]
+    pub a_time_ms: Option<u64>,
+    /// Threat-space search depth of player A (0: off).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_VCDT_DEPTH)))]
+    pub a_vcdt_depth: Option<u32>,
+    /// Any other engine option of player A, as `[engine]` names it: `--a-engine killers=0
+    /// --a-engine singles=8` (repeatable; options: tt_mib, singles, seconds, width, uct_c,
+    /// vcdt_depth, vcdt_nodes, killers, horizon_wins).
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub a_engine: Vec<EngineOption>,
+    /// Search of player B.
+    #[arg(long, value_enum)]
+    pub b_search: Option<SearchKind>,
+    /// Evaluation of player B.
+    #[arg(long)]
+    pub b_eval: Option<String>,
+    /// Depth limit of player B.
+    #[arg(long, value_parser = depth_range())]
+    pub b_depth: Option<u32>,
+    /// Node limit of player B.
+    #[arg(long, value_parser = nodes_range())]
+    pub b_nodes: Option<u64>,
+    /// Milliseconds per move of player B.
+    #[arg(long, value_parser = time_range())]
+    pub b_time_ms: Option<u64>,
+    /// Threat-space search depth of player B (0: off).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_VCDT_DEPTH)))]
+    pub b_vcdt_depth: Option<u32>,
+    /// Any other engine option of player B (see `--a-engine`).
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub b_engine: Vec<EngineOption>,
+    /// The protocol of player A's outside engine (--a cmd:...); default: the game's (cloudict
+    /// for connect6, pbrain for gomoku, line for surakarta and einstein).
+    #[arg(long, value_enum, value_name = "PROTOCOL")]
+    pub a_protocol: Option<Protocol>,
+    /// The working directory of player A's outside engine.
+    #[arg(long, value_name = "DIR")]
+    pub a_dir: Option<PathBuf>,
+    /// A line sent to player A's outside engine each time it starts, after the protocol's
+    /// greeting (e.g. `depth 4` for Cloudict-style engines). Repeatable.
+    #[arg(long, value_name = "LINE", allow_hyphen_values = true)]
+    pub a_init: Vec<String>,
+    /// Where player A's outside engine's standard error goes (appended), with the referee's
+    /// notes on it (default: evotune-<pid>-<name>.log in the temporary directory).
+    #[arg(long, value_name = "FILE")]
+    pub a_log: Option<PathBuf>,
+    /// The protocol of player B's outside engine (--b cmd:...).
+    #[arg(long, value_enum, value_name = "PROTOCOL")]
+    pub b_protocol: Option<Protocol>,
+    /// The working directory of player B's outside engine.
+    #[arg(long, value_name = "DIR")]
+    pub b_dir: Option<PathBuf>,
+    /// A line sent to player B's outside engine each time it starts. Repeatable.
+    #[arg(long, value_name = "LINE", allow_hyphen_values = true)]
+    pub b_init: Vec<String>,
+    /// Where player B's outside engine's standard error goes.
+    #[arg(long, value_name = "FILE")]
+    pub b_log: Option<PathBuf>,
+}
