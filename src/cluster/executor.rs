@@ -12,8 +12,9 @@ use anyhow::{bail, Context, Result};
 
 use crate::arena::records::GameRecord;
 use crate::cluster::plan::{gather, missing_shards, shard_file_exists, work_dir, work_dirs, Plan, PLAN_FILE};
-use crate::ga::evolve::{Evolver, Schedule};
+use crate::ga::evolve::Evolver;
 use crate::ga::run::Games;
+use crate::ga::schedule::Schedule;
 use crate::report::progress::Progress;
 
 /// Where the shards of a generation stand, as a backend sees them.

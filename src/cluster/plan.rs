@@ -26,7 +26,7 @@ use crate::arena::player::Player;
 use crate::arena::records::GameRecord;
 use crate::fsutil::{fnv1a64, verify_checksum, with_checksum, write_atomic};
 use crate::ga::config::EvolveConfig;
-use crate::ga::evolve::{player_of, Schedule, ScheduledGame};
+use crate::ga::schedule::{player_of, Schedule, ScheduledGame};
 use crate::report::progress::Progress;
 
 const PLAN_FORMAT: &str = "evotune-plan-1";

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::fsutil::{verify_checksum, with_checksum, write_atomic, ChecksumError};
 use crate::ga::config::{EvolveConfig, OutputConfig};
-use crate::ga::evolve::RunState;
+use crate::ga::state::RunState;
 
 const FORMAT: &str = "evotune-checkpoint-2";
 

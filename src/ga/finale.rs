@@ -12,8 +12,9 @@ use crate::arena::game::{play_games, GameJob};
 use crate::arena::player::Player;
 use crate::arena::stats::Wdl;
 use crate::core::rng::{derive_seed, stream};
-use crate::ga::evolve::{Evolver, RunState};
+use crate::ga::evolve::Evolver;
 use crate::ga::fitness::{Contestant, Fitted};
+use crate::ga::state::RunState;
 use crate::report::progress::Progress;
 
 /// Purpose tags of the play-off's random streams (after the generations' own).

@@ -3,6 +3,7 @@
 //! tables against each other.
 
 pub mod adaptive;
+pub mod breed;
 pub mod checkpoint;
 pub mod config;
 pub mod evolve;
@@ -12,4 +13,6 @@ pub mod operators;
 pub mod population;
 pub mod run;
 pub mod run_folder;
+pub mod schedule;
 pub mod selection;
+pub mod state;

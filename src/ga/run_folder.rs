@@ -21,7 +21,7 @@ use crate::core::weights::{Meta, Weights};
 use crate::fsutil::write_atomic;
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
-use crate::ga::evolve::{HallEntry, RunState};
+use crate::ga::state::{HallEntry, RunState};
 use crate::report::history;
 
 /// The file of the lock inside `populations/<run>`.
