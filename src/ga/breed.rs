@@ -9,10 +9,17 @@ use rand_chacha::ChaCha8Rng;
 use crate::core::weights::Schema;
 use crate::ga::adaptive::{crossover_rate, mutation_rate};
 use crate::ga::config::{CrossoverKind, EvolveConfig, PriorCenter};
-use crate::ga::evolve::Evolver;
 use crate::ga::fitness::FitnessMode;
 use crate::ga::operators::{blend_crossover, crossover_mask, mutate, uniform_crossover};
 use crate::ga::population::{diversity, hold, immigrant_genes, Individual};
+
+/// The population that played, its fitness, and its group champions (indices into it).
+#[derive(Clone, Copy)]
+pub struct Parents<'a> {
+    pub population: &'a [Individual],
+    pub fitness: &'a [f64],
+    pub champions: &'a [usize],
+}
 
 /// A bred population and the mean rates its children were bred at (0 without children).
 pub struct Brood {
@@ -25,15 +32,14 @@ pub struct Brood {
 /// each, born in generation `generation + 1`, take the next ids from `next_id`. Every random
 /// choice comes from `rng`, in order.
 pub fn breed(
-    evolver: &Evolver,
-    population: &[Individual],
-    fitness: &[f64],
-    champions: &[usize],
+    config: &EvolveConfig,
+    schema: &'static Schema,
+    parents: &Parents,
     generation: u32,
     next_id: &mut u64,
     rng: &mut ChaCha8Rng,
 ) -> Brood {
-    let (config, schema) = (evolver.config, evolver.schema);
+    let Parents { population, fitness, champions } = *parents;
     let fmax = fitness.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let favg = fitness.iter().sum::<f64>() / fitness.len() as f64;
     let rates = &config.rates;

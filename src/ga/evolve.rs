@@ -21,24 +21,16 @@ use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome};
 use crate::core::rng::stream;
 use crate::core::weights::Schema;
-use crate::ga::breed::{breed, bring_in_newcomers, Brood};
+use crate::ga::breed::{breed, bring_in_newcomers, Brood, Parents};
 use crate::ga::config::EvolveConfig;
 use crate::ga::fitness::{fit_ratings, Contestant, FitnessMode, Fitted, Ledger, Meeting};
 use crate::ga::population::{diversity, initial_genes, Individual};
-use crate::ga::schedule::{player_of, Schedule, Seat};
+use crate::ga::schedule::{player_of, Draw, Schedule, Seat};
 use crate::ga::selection::champion;
 use crate::ga::state::{GenerationResult, HallEntry, RunState};
+use crate::ga::streams::{BREED, IMMIGRANTS, INIT, TIES};
 use crate::report::history::{AnchorRecord, HistoryRow};
 use crate::report::progress::Progress;
-
-/// Purposes of the random streams of a generation.
-const INIT: u64 = 0;
-pub(crate) const GROUPS: u64 = 1;
-pub(crate) const OPENINGS: u64 = 2;
-const TIES: u64 = 3;
-const BREED: u64 = 4;
-pub(crate) const GAMES: u64 = 5;
-const IMMIGRANTS: u64 = 6;
 
 /// One run's fixed inputs: config, schema, openings and the referee that plays the games.
 pub struct Evolver<'a> {
@@ -47,7 +39,7 @@ pub struct Evolver<'a> {
     pub suite: &'a OpeningSuite,
     pub referee: &'a dyn Referee,
     /// The fixed reference opponents of `[hall_of_fame] anchors`.
-    pub(crate) anchors: Vec<Player>,
+    anchors: Vec<Player>,
     /// Their names as given in the config, for reports.
     anchor_names: Vec<String>,
 }
@@ -139,6 +131,21 @@ impl<'a> Evolver<'a> {
         state.hall_of_fame.iter().rev().take_while(|e| e.id == last.id).count() as u32
     }
 
+    /// What this run's generations are drawn from.
+    fn draw(&self) -> Draw<'_> {
+        Draw { config: self.config, schema: self.schema, openings: self.suite.len(), anchors: &self.anchors }
+    }
+
+    /// Games of the next generation, exactly as it will schedule them.
+    pub fn games_next(&self, state: &RunState) -> usize {
+        self.draw().games_next(state)
+    }
+
+    /// The games of generation `state.generation + 1` (see [`Draw::schedule`]).
+    pub fn schedule(&self, state: &RunState) -> Schedule {
+        self.draw().schedule(state)
+    }
+
     /// Plays generation `state.generation + 1` here, on the current rayon pool, then breeds
     /// the next population into `state`: [`schedule`](Self::schedule), the games, and
     /// [`conclude`](Self::conclude). Fails only when `[init]` files needed for immigrants
@@ -200,8 +207,9 @@ impl<'a> Evolver<'a> {
         let best = champion(&champions, &fitness, &mut ties);
 
         let mut rng = stream(seed, &[g, BREED]);
+        let parents = Parents { population: &state.population, fitness: &fitness, champions: &champions };
         let Brood { mut next, pc_mean, pm_mean } =
-            breed(self, &state.population, &fitness, &champions, generation, &mut state.next_id, &mut rng);
+            breed(config, self.schema, &parents, generation, &mut state.next_id, &mut rng);
         let (immigrants, bred_diversity) =
             bring_in_newcomers(config, self.schema, &mut next, || stream(seed, &[g, IMMIGRANTS]))?;
 

@@ -16,3 +16,4 @@ pub mod run_folder;
 pub mod schedule;
 pub mod selection;
 pub mod state;
+pub mod streams;

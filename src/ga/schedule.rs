@@ -14,9 +14,9 @@ use crate::core::rng::{derive_seed, stream};
 use crate::core::settings::EngineSettings;
 use crate::core::weights::{Schema, Weights};
 use crate::ga::config::EvolveConfig;
-use crate::ga::evolve::{Evolver, GAMES, GROUPS, OPENINGS};
 use crate::ga::selection::{round_robin, split_groups};
 use crate::ga::state::RunState;
+use crate::ga::streams::{GAMES, GROUPS, OPENINGS};
 
 /// One game of a [`Schedule`]: indices into its players, the opening's index in the run's
 /// suite, and the game's seed.
@@ -80,9 +80,18 @@ pub(crate) enum Seat {
     Anchor(usize),
 }
 
-impl Evolver<'_> {
+/// What a generation's games are drawn from besides the run's state: its config and weight
+/// schema, the size of its opening suite and its anchors.
+pub struct Draw<'a> {
+    pub config: &'a EvolveConfig,
+    pub schema: &'static Schema,
+    pub openings: usize,
+    pub anchors: &'a [Player],
+}
+
+impl Draw<'_> {
     /// The hall-of-fame entries this generation plays against: the most recent distinct ones.
-    fn opponents(&self, state: &RunState) -> Vec<usize> {
+    pub fn opponents(&self, state: &RunState) -> Vec<usize> {
         let mut picked: Vec<usize> = Vec::new();
         for (i, e) in state.hall_of_fame.iter().enumerate().rev() {
             if picked.len() >= self.config.hall_of_fame.opponents {
@@ -119,7 +128,7 @@ impl Evolver<'_> {
         let groups = split_groups(&mut stream(seed, &[g, GROUPS]), m, config.groups);
         let mut opening_rng = stream(seed, &[g, OPENINGS]);
         let mut seats: Vec<(Seat, Seat, usize)> = Vec::new();
-        let n_openings = self.suite.len();
+        let n_openings = self.openings;
         let mut add_pairs = |a: Seat, b: Seat, pairs: usize, first: usize| {
             for p in 0..pairs {
                 let opening = (first + p) % n_openings;
@@ -164,11 +173,11 @@ impl Evolver<'_> {
                 players.push(match s {
                     Seat::Member(i) => {
                         let ind = &state.population[i];
-                        self.player_with(format!("g{generation}-i{}", ind.id), &ind.genes)
+                        player_of(config, self.schema, format!("g{generation}-i{}", ind.id), &ind.genes)
                     }
                     Seat::Hall(h) => {
                         let e = &state.hall_of_fame[h];
-                        self.player_with(format!("hof-g{}-i{}", e.generation, e.id), &e.genes)
+                        player_of(config, self.schema, format!("hof-g{}-i{}", e.generation, e.id), &e.genes)
                     }
                     Seat::Anchor(a) => self.anchors[a].clone(),
                 });
