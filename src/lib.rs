@@ -17,3 +17,4 @@ pub mod report;
 pub mod reproduce;
 pub mod search;
 pub mod spsa;
+pub mod tuner;

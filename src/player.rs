@@ -13,7 +13,10 @@ use crate::arena::validation::ValidationConfig;
 use crate::core::limits::Limits;
 use crate::core::settings::EngineSettings;
 use crate::core::weights::{Meta, Schema, Weights};
+use crate::ga::config::EvolveConfig;
 use crate::registry::GameRef;
+use crate::spsa::SpsaConfig;
+use crate::tuner::lineup::{Anchor, Lineup, Opponent};
 
 /// Resolves a weight argument for `game`: a file path (TOML, or JSON as `export` writes it), a
 /// run's folder (its champion), or a built-in name — `defaults` (the hand-set table of the
@@ -122,6 +125,50 @@ pub fn fixed_opponent(spec: &str, engine: &EngineSettings, eval: &str, game: Gam
     let (w, _, _) = load_weights(spec, Some(eval), game)?;
     let limits = settings.limits();
     Ok(Player::new(player_name(spec), Weights::clamped(schema, w.values().to_vec()), settings, limits))
+}
+
+/// The players of a GA run: its individuals on the config's engine, its anchors and its
+/// validation opponents (`[validation] opponents`, then `compare` from the command line),
+/// resolved from their texts before any game, so that a bad one fails at once.
+pub fn evolve_lineup(config: &EvolveConfig, compare: &[String]) -> Result<Lineup> {
+    let anchors = &config.hall_of_fame.anchors;
+    lineup(config.game()?, &config.eval, &config.engine, anchors, Some((&config.validation, compare)))
+}
+
+/// The players a shard of a GA run's generation needs: its individuals and anchors, not the
+/// validation's opponents (which the machine playing it may not have).
+pub fn shard_lineup(config: &EvolveConfig) -> Result<Lineup> {
+    lineup(config.game()?, &config.eval, &config.engine, &config.hall_of_fame.anchors, None)
+}
+
+/// The players of an SPSA run (no anchors), as [`evolve_lineup`].
+pub fn spsa_lineup(config: &SpsaConfig, compare: &[String]) -> Result<Lineup> {
+    lineup(config.game()?, &config.eval, &config.engine, &[], Some((&config.validation, compare)))
+}
+
+/// The players of a tuning run of `eval`'s weights of `game` on `engine`.
+fn lineup(
+    game: GameRef,
+    eval: &str,
+    engine: &EngineSettings,
+    anchors: &[String],
+    validation: Option<(&ValidationConfig, &[String])>,
+) -> Result<Lineup> {
+    let schema = game.evaluation(eval)?.schema;
+    let settings = EngineSettings { eval: Some(eval.to_string()), ..engine.clone() };
+    let mut lineup = Lineup::new(schema, settings);
+    for spec in anchors {
+        let player =
+            fixed_opponent(spec, engine, eval, game).with_context(|| format!("[hall_of_fame] anchors: `{spec}`"))?;
+        lineup.anchors.push(Anchor { name: player.name.clone(), player });
+    }
+    if let Some((validation, compare)) = validation {
+        lineup.validation = validation_opponents(validation, compare, engine, eval, game)?
+            .into_iter()
+            .map(|(player, spec)| Opponent { player, spec })
+            .collect();
+    }
+    Ok(lineup)
 }
 
 /// The opponents of a tuning run's validation (`[validation] opponents`, then `extra` from

@@ -286,6 +286,7 @@ mod tests {
     /// on their first `lose_times` submissions (as a dead node loses them).
     struct InProcess<'r> {
         referee: &'r TargetReferee,
+        lineup: &'r crate::tuner::lineup::Lineup,
         lose: Vec<usize>,
         lose_times: usize,
         submitted: Mutex<Vec<Vec<usize>>>,
@@ -315,7 +316,7 @@ mod tests {
             let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
             for &s in shards {
                 if !(self.lose.contains(&s) && round < self.lose_times) {
-                    play_shard(plan, work, s, self.referee as &dyn Referee, &p)?;
+                    play_shard(plan, work, s, self.referee as &dyn Referee, self.lineup, &p)?;
                 }
             }
             Ok(Box::new(Done))
@@ -324,10 +325,12 @@ mod tests {
 
     fn run(lose: Vec<usize>, lose_times: usize, retries: usize) -> (Result<Option<Vec<GameRecord>>>, Vec<Vec<usize>>) {
         let (config, suite, referee) = mock_setup();
-        let ev = Evolver::new(&config, &suite, &referee).unwrap();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
         let state = ev.initial_state().unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let backend = InProcess { referee: &referee, lose, lose_times, submitted: Mutex::new(Vec::new()) };
+        let backend =
+            InProcess { referee: &referee, lineup: &lineup, lose, lose_times, submitted: Mutex::new(Vec::new()) };
         let sharded = Sharded {
             backend: &backend,
             populations: dir.path().to_path_buf(),

@@ -30,14 +30,16 @@ use crate::cluster::executor::{save_plan, FromShards};
 use crate::cluster::plan::{missing_shards, work_dir, Plan, PLAN_FILE};
 use crate::ga::checkpoint;
 use crate::ga::evolve::Evolver;
-use crate::ga::run::{self, Ended, Options, Prepared};
+use crate::ga::run::{self, Options, Prepared};
+use crate::tuner::executor::Ended;
+use crate::tuner::lineup::Lineup;
 
 /// Writes the plan of the run's next generation in `shards` shards, keeping the plan and
 /// shards already there if they are the same games in as many shards. Returns the plan's
 /// path.
-pub fn write_plan(prepared: &Prepared, referee: &dyn Referee, shards: usize) -> Result<PathBuf> {
+pub fn write_plan(prepared: &Prepared, referee: &dyn Referee, lineup: &Lineup, shards: usize) -> Result<PathBuf> {
     let Prepared { config, state, suite, folder } = prepared;
-    let evolver = Evolver::new(config, suite, referee)?;
+    let evolver = Evolver::new(config, suite, referee, lineup)?;
     let plan = Plan::new(config, &evolver.schedule(state), suite, shards);
     let dir = save_plan(&folder.paths.populations, &plan)?;
     Ok(dir.join(PLAN_FILE))
@@ -56,7 +58,7 @@ pub enum Reduced {
 /// run's newest checkpoint) as the local executor commits a generation: records, checkpoint,
 /// result files; then plans the generation after it in as many shards, or, after the last,
 /// plays the play-off and validation and writes the report.
-pub fn reduce(prepared: &mut Prepared, referee: &dyn Referee, options: &Options) -> Result<Reduced> {
+pub fn reduce(prepared: &mut Prepared, referee: &dyn Referee, lineup: &Lineup, options: &Options) -> Result<Reduced> {
     let populations = prepared.folder.paths.populations.clone();
     let generation = prepared.state.generation + 1;
     if prepared.state.generation >= prepared.config.generations {
@@ -72,11 +74,11 @@ pub fn reduce(prepared: &mut Prepared, referee: &dyn Referee, options: &Options)
     let gather = FromShards { populations: populations.clone() };
     let options = Options { games: &gather, pause_after: Some(1), ..*options };
     let Prepared { config, state, suite, folder } = prepared;
-    match run::run(config, state, folder, suite, referee, &options)? {
+    match run::run(config, state, folder, suite, referee, lineup, &options)? {
         Ended::Champion(path) => Ok(Reduced::Champion(path)),
         Ended::Paused => {
             let shards = shards.context("the plan went away while it was reduced")?;
-            let plan = write_plan(prepared, referee, shards)?;
+            let plan = write_plan(prepared, referee, lineup, shards)?;
             Ok(Reduced::Planned { generation: generation + 1, plan, shards })
         }
         Ended::Interrupted => Err(crate::commands::Interrupted.into()),

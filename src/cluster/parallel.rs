@@ -145,7 +145,8 @@ mod tests {
         let p = Parallel::new(shard, hosts.clone()).unwrap();
         assert_eq!(p.host_count(), 2);
         let (config, suite, referee) = mock_setup();
-        let ev = Evolver::new(&config, &suite, &referee).unwrap();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
         let plan = Plan::new(&config, &ev.schedule(&ev.initial_state().unwrap()), &suite, 4);
         let args = p.args(&plan, Path::new("/runs/populations/q"), Path::new("/j"), &[2, 4]).join(" ");
         assert!(args.starts_with(&format!("--sshloginfile {} --jobs 1 --joblog /j", hosts.display())), "{args}");

@@ -26,10 +26,11 @@ use crate::arena::player::Player;
 use crate::arena::records::GameRecord;
 use crate::fsutil::{fnv1a64, verify_checksum, with_checksum, write_atomic};
 use crate::ga::config::EvolveConfig;
-use crate::ga::schedule::{player_of, Schedule, ScheduledGame};
+use crate::ga::schedule::{Schedule, ScheduledGame};
 use crate::report::progress::Progress;
+use crate::tuner::lineup::Lineup;
 
-const PLAN_FORMAT: &str = "evotune-plan-1";
+const PLAN_FORMAT: &str = "evotune-plan-2";
 const SHARD_FORMAT: &str = "evotune-shard-1";
 
 /// The file of a plan inside its generation's work folder.
@@ -57,14 +58,15 @@ pub fn work_dirs(populations: &Path) -> Vec<(u32, PathBuf)> {
     dirs
 }
 
-/// One player of a plan: a name and the genes of its weight table; its engine is the run's.
+/// One player of a plan: an individual (a name and its genes, played as the run's lineup
+/// plays individuals) or one of the run's anchors.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlanPlayer {
     pub name: String,
     pub genes: Vec<i32>,
-    /// An outside engine's spec (`cmd:...`), which plays instead of the genes.
+    /// The anchor it is, by its place in `[hall_of_fame] anchors`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub outside: Option<String>,
+    pub anchor: Option<usize>,
 }
 
 /// A generation's games, as the shards read them.
@@ -99,11 +101,8 @@ impl Plan {
             players: schedule
                 .players
                 .iter()
-                .map(|p| PlanPlayer {
-                    name: p.name.clone(),
-                    genes: p.weights.values().to_vec(),
-                    outside: p.outside.as_ref().map(|o| o.spec.to_string()),
-                })
+                .zip(&schedule.anchor_of)
+                .map(|(p, &anchor)| PlanPlayer { name: p.name.clone(), genes: p.weights.values().to_vec(), anchor })
                 .collect(),
             openings,
             games: schedule.games.clone(),
@@ -194,8 +193,16 @@ pub enum Played {
 pub const SHARD_CRASH_VAR: &str = "EVOTUNE_SHARD_CRASH";
 
 /// Plays shard `shard` (1-based) of `plan` and writes its file into `dir`, unless a valid
-/// file of it is already there. `referee` plays the games (the engines, or a test's mock).
-pub fn play_shard(plan: &Plan, dir: &Path, shard: usize, referee: &dyn Referee, progress: &Progress) -> Result<Played> {
+/// file of it is already there. `referee` plays the games (the engines, or a test's mock);
+/// `lineup` is the run's, resolved from the plan's config.
+pub fn play_shard(
+    plan: &Plan,
+    dir: &Path,
+    shard: usize,
+    referee: &dyn Referee,
+    lineup: &Lineup,
+    progress: &Progress,
+) -> Result<Played> {
     if shard == 0 || shard > plan.shards {
         bail!(
             "shard {shard}/{}: the plan of generation {} has shards 1 to {}",
@@ -209,17 +216,15 @@ pub fn play_shard(plan: &Plan, dir: &Path, shard: usize, referee: &dyn Referee, 
     if check_shard(plan, &hash, dir, shard).is_ok() {
         return Ok(Played::AlreadyDone(path));
     }
-    let config = plan.run_config()?;
-    let schema = config.schema()?;
-    let game = config.game()?;
     let players = plan
         .players
         .iter()
-        .map(|p| match &p.outside {
-            Some(spec) => crate::player::fixed_opponent(spec, &config.engine, &config.eval, game)
-                .map(|o| Player { name: p.name.clone(), ..o })
-                .with_context(|| format!("the plan's player {}", p.name)),
-            None => Ok(player_of(&config, schema, p.name.clone(), &p.genes)),
+        .map(|p| match p.anchor {
+            Some(a) => match lineup.anchors.get(a) {
+                Some(anchor) => Ok(Player { name: p.name.clone(), ..anchor.player.clone() }),
+                None => bail!("the plan's player {} is anchor {a}; the run has {}", p.name, lineup.anchors.len()),
+            },
+            None => Ok(lineup.individual(p.name.clone(), &p.genes)),
         })
         .collect::<Result<Vec<Player>>>()?;
     let mine: Vec<usize> = plan.games_of(shard).collect();
@@ -383,7 +388,8 @@ mod tests {
         let (mut config, suite, referee) = mock_setup();
         config.hall_of_fame.anchors = vec!["defaults".into()];
         config.hall_of_fame.opponents = 1;
-        let ev = Evolver::new(&config, &suite, &referee).unwrap();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
         let mut local = ev.initial_state().unwrap();
         let local_result = ev.play_generation(&mut local, &hidden()).unwrap();
         let local_next = ev.play_generation(&mut local.clone(), &hidden()).unwrap();
@@ -398,7 +404,7 @@ mod tests {
                 let plan = Plan::load(&path).unwrap();
                 assert_eq!(missing_shards(&plan, dir.path()).unwrap(), (1..=shards).collect::<Vec<_>>());
                 for shard in (1..=shards).rev() {
-                    let played = play_shard(&plan, dir.path(), shard, &referee, &hidden()).unwrap();
+                    let played = play_shard(&plan, dir.path(), shard, &referee, &lineup, &hidden()).unwrap();
                     assert!(matches!(played, Played::Wrote { .. }), "{played:?}");
                 }
                 let records = gather(&plan, dir.path()).unwrap();
@@ -413,7 +419,8 @@ mod tests {
     #[test]
     fn planning_twice_gives_the_same_file_and_a_shard_is_played_once() {
         let (config, suite, referee) = mock_setup();
-        let ev = Evolver::new(&config, &suite, &referee).unwrap();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
         let state = ev.initial_state().unwrap();
         let dir = tempfile::tempdir().unwrap();
         let plan = Plan::new(&config, &ev.schedule(&state), &suite, 4);
@@ -421,15 +428,19 @@ mod tests {
         let first = std::fs::read(&path).unwrap();
         Plan::new(&config, &ev.schedule(&state), &suite, 4).save(dir.path()).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), first);
-        let Played::Wrote { path: shard, games } = play_shard(&plan, dir.path(), 2, &referee, &hidden()).unwrap()
+        let Played::Wrote { path: shard, games } =
+            play_shard(&plan, dir.path(), 2, &referee, &lineup, &hidden()).unwrap()
         else {
             panic!("not played")
         };
         assert_eq!(games, plan.games_of(2).count());
         let written = std::fs::read(&shard).unwrap();
-        assert_eq!(play_shard(&plan, dir.path(), 2, &referee, &hidden()).unwrap(), Played::AlreadyDone(shard.clone()));
+        assert_eq!(
+            play_shard(&plan, dir.path(), 2, &referee, &lineup, &hidden()).unwrap(),
+            Played::AlreadyDone(shard.clone())
+        );
         assert_eq!(std::fs::read(&shard).unwrap(), written);
-        let e = format!("{:#}", play_shard(&plan, dir.path(), 5, &referee, &hidden()).unwrap_err());
+        let e = format!("{:#}", play_shard(&plan, dir.path(), 5, &referee, &lineup, &hidden()).unwrap_err());
         assert!(e.contains("shard 5/4") && e.contains("shards 1 to 4"), "{e}");
         // Another split of the same games is the same games.
         assert!(Plan::new(&config, &ev.schedule(&state), &suite, 9).same_games(&plan));
@@ -440,12 +451,13 @@ mod tests {
     #[test]
     fn gather_names_missing_and_mismatched_shards() {
         let (config, suite, referee) = mock_setup();
-        let ev = Evolver::new(&config, &suite, &referee).unwrap();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
         let mut state = ev.initial_state().unwrap();
         let dir = tempfile::tempdir().unwrap();
         let plan = Plan::new(&config, &ev.schedule(&state), &suite, 4);
         for shard in 1..=4 {
-            play_shard(&plan, dir.path(), shard, &referee, &hidden()).unwrap();
+            play_shard(&plan, dir.path(), shard, &referee, &lineup, &hidden()).unwrap();
         }
         assert!(gather(&plan, dir.path()).is_ok());
         std::fs::remove_file(plan.shard_path(dir.path(), 3)).unwrap();
@@ -458,7 +470,7 @@ mod tests {
         let next_dir = tempfile::tempdir().unwrap();
         ev.play_generation(&mut state, &hidden()).unwrap();
         let next = Plan::new(&config, &ev.schedule(&state), &suite, 4);
-        play_shard(&next, next_dir.path(), 2, &referee, &hidden()).unwrap();
+        play_shard(&next, next_dir.path(), 2, &referee, &lineup, &hidden()).unwrap();
         std::fs::copy(next.shard_path(next_dir.path(), 2), plan.shard_path(dir.path(), 2)).unwrap();
         // Shard 1 cut short.
         let one = plan.shard_path(dir.path(), 1);
@@ -480,7 +492,7 @@ mod tests {
         assert!(e.contains("shard-0004-of-0004.json: game 3 is"), "{e}");
         // Played again, the shards are whole and the generation can be concluded.
         for shard in 1..=4 {
-            play_shard(&plan, dir.path(), shard, &referee, &hidden()).unwrap();
+            play_shard(&plan, dir.path(), shard, &referee, &lineup, &hidden()).unwrap();
         }
         assert_eq!(gather(&plan, dir.path()).unwrap().len(), plan.games.len());
     }
@@ -488,7 +500,8 @@ mod tests {
     #[test]
     fn a_damaged_plan_is_refused() {
         let (config, suite, referee) = mock_setup();
-        let ev = Evolver::new(&config, &suite, &referee).unwrap();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
         let state = ev.initial_state().unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = Plan::new(&config, &ev.schedule(&state), &suite, 2).save(dir.path()).unwrap();

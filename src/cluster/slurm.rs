@@ -161,7 +161,8 @@ mod tests {
     #[test]
     fn the_batch_script_runs_one_shard_a_task() {
         let (config, suite, referee) = mock_setup();
-        let ev = Evolver::new(&config, &suite, &referee).unwrap();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
         let plan = Plan::new(&config, &ev.schedule(&ev.initial_state().unwrap()), &suite, 6);
         let slurm = Slurm {
             shard: ShardCommand { program: "/shared/bin/evotune".into(), threads: Some(4) },

@@ -11,9 +11,11 @@ use crate::cluster::plan::{play_shard, Played};
 use crate::cluster::{self, Reduced};
 use crate::commands::evolve::new_run;
 use crate::commands::thread_pool;
-use crate::ga::run::{self, Ended, LocalGames, Options, Prepared};
+use crate::ga::run::{self, LocalGames, Options, Prepared};
+use crate::player::{evolve_lineup, shard_lineup};
 use crate::registry::EngineReferee;
 use crate::report::progress::{Progress, ProgressMode};
+use crate::tuner::executor::Ended;
 
 /// The steps of a generation on a cluster.
 #[derive(Subcommand, Debug)]
@@ -118,11 +120,22 @@ fn referee(prepared: &Prepared) -> Result<EngineReferee> {
 }
 
 fn plan(args: &ClusterPlanArgs) -> Result<()> {
-    let mut prepared = match (&args.run, &args.config) {
-        (Some(dir), _) => run::prepare_resume(dir, None, args.generations)?,
-        (None, Some(config)) => {
-            new_run(Some(config), None, args.seed, args.generations, args.name.clone(), args.out.clone(), args.force)?
+    let (mut prepared, lineup) = match (&args.run, &args.config) {
+        (Some(dir), _) => {
+            let prepared = run::prepare_resume(dir, None, args.generations)?;
+            let lineup = evolve_lineup(&prepared.config, &[])?;
+            (prepared, lineup)
         }
+        (None, Some(config)) => new_run(
+            Some(config),
+            None,
+            args.seed,
+            args.generations,
+            args.name.clone(),
+            args.out.clone(),
+            args.force,
+            &[],
+        )?,
         (None, None) => bail!("give --config (a new run) or --run (a run that exists)"),
     };
     let referee = referee(&prepared)?;
@@ -138,12 +151,11 @@ fn plan(args: &ClusterPlanArgs) -> Result<()> {
         games: &LocalGames,
         pause_after: Some(0),
         handle_ctrl_c: false,
-        compare: &[],
     };
     let Prepared { config, state, suite, folder } = &mut prepared;
-    let ended = run::execute(config, state, folder, suite, &referee, &options, &mut [&mut run::ResultFiles])?;
+    let ended = run::execute(config, state, folder, suite, &referee, &lineup, &options, &mut [&mut run::ResultFiles])?;
     debug_assert_eq!(ended, Ended::Paused);
-    let path = cluster::write_plan(&prepared, &referee, args.shards as usize)?;
+    let path = cluster::write_plan(&prepared, &referee, &lineup, args.shards as usize)?;
     println!("planned generation {}: {}, {} shards", prepared.state.generation + 1, path.display(), args.shards);
     Ok(())
 }
@@ -171,6 +183,7 @@ fn play(args: &ClusterPlayArgs) -> Result<()> {
     }
     let config = plan.run_config()?;
     let referee = EngineReferee { game: config.game()?, settings: config.games };
+    let lineup = shard_lineup(&config)?;
     let pool = thread_pool(args.threads)?;
     let progress = Progress::new(
         &format!("gen {} shard {shard}/{shards}", plan.generation),
@@ -178,7 +191,7 @@ fn play(args: &ClusterPlayArgs) -> Result<()> {
         "games",
         ProgressMode::Lines,
     );
-    let played = pool.install(|| play_shard(&plan, &dir, shard, &referee, &progress))?;
+    let played = pool.install(|| play_shard(&plan, &dir, shard, &referee, &lineup, &progress))?;
     match played {
         Played::Wrote { path, games } => println!("played {games} games: {}", path.display()),
         Played::AlreadyDone(path) => println!("already played: {}", path.display()),
@@ -189,6 +202,7 @@ fn play(args: &ClusterPlayArgs) -> Result<()> {
 fn reduce(args: &ClusterReduceArgs) -> Result<()> {
     let mut prepared = run::prepare_resume(&args.run, args.out.clone(), None)?;
     let referee = referee(&prepared)?;
+    let lineup = evolve_lineup(&prepared.config, &[])?;
     let pool = thread_pool(args.threads)?;
     let options = Options {
         mode: ProgressMode::Lines,
@@ -196,9 +210,8 @@ fn reduce(args: &ClusterReduceArgs) -> Result<()> {
         games: &LocalGames,
         pause_after: Some(1),
         handle_ctrl_c: false,
-        compare: &[],
     };
-    match pool.install(|| cluster::reduce(&mut prepared, &referee, &options))? {
+    match pool.install(|| cluster::reduce(&mut prepared, &referee, &lineup, &options))? {
         Reduced::Planned { generation, plan, shards } => {
             println!("planned generation {generation}: {}, {shards} shards", plan.display())
         }

@@ -14,9 +14,12 @@ use crate::cluster::slurm::Slurm;
 use crate::commands::args::game_names;
 use crate::commands::{thread_pool, Interrupted};
 use crate::ga::config::EvolveConfig;
-use crate::ga::run::{self, Ended, Games, LocalGames, NewRun, Options, Prepared};
+use crate::ga::run::{self, Games, LocalGames, NewRun, Options, Prepared};
+use crate::player::evolve_lineup;
 use crate::registry::EngineReferee;
 use crate::report::progress::ProgressMode;
+use crate::tuner::executor::Ended;
+use crate::tuner::lineup::Lineup;
 
 /// Where `evolve` plays a generation's games.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,7 +109,7 @@ const DEFAULT_SLURM_SHARDS: u32 = 8;
 
 pub fn run(args: &EvolveArgs) -> Result<()> {
     let backend = backend(args)?;
-    let Prepared { config, mut state, suite, folder } = prepare(args)?;
+    let (Prepared { config, mut state, suite, folder }, lineup) = prepare(args)?;
     let pool = thread_pool(args.threads)?;
     let mode = if args.log { ProgressMode::Lines } else { ProgressMode::Auto };
     let referee = EngineReferee { game: config.game()?, settings: config.games };
@@ -126,8 +129,8 @@ pub fn run(args: &EvolveArgs) -> Result<()> {
             (&sharded, shards * args.threads.unwrap_or(1))
         }
     };
-    let options = Options { mode, threads, games, pause_after: None, handle_ctrl_c: true, compare: &args.compare };
-    let ended = pool.install(|| run::run(&config, &mut state, &folder, &suite, &referee, &options))?;
+    let options = Options { mode, threads, games, pause_after: None, handle_ctrl_c: true };
+    let ended = pool.install(|| run::run(&config, &mut state, &folder, &suite, &referee, &lineup, &options))?;
     match ended {
         Ended::Champion(path) => println!("champion {}", path.display()),
         Ended::Interrupted | Ended::Paused => {
@@ -183,13 +186,15 @@ fn absolute(p: &Path) -> Result<PathBuf> {
     std::path::absolute(p).with_context(|| format!("{}: cannot make the path absolute", p.display()))
 }
 
-/// The config with the command line's overrides, and the run's folders.
-fn prepare(args: &EvolveArgs) -> Result<Prepared> {
+/// The config with the command line's overrides, the run's folders and its players.
+fn prepare(args: &EvolveArgs) -> Result<(Prepared, Lineup)> {
     if let Some(dir) = &args.resume {
         if args.seed.is_some() || args.name.is_some() || args.force {
             bail!("--resume continues a run as it was: --seed, --name and --force do not apply");
         }
-        return run::prepare_resume(dir, args.out.clone(), args.generations);
+        let prepared = run::prepare_resume(dir, args.out.clone(), args.generations)?;
+        let lineup = evolve_lineup(&prepared.config, &args.compare)?;
+        return Ok((prepared, lineup));
     }
     new_run(
         args.config.as_deref(),
@@ -199,11 +204,14 @@ fn prepare(args: &EvolveArgs) -> Result<Prepared> {
         args.name.clone(),
         args.out.clone(),
         args.force,
+        &args.compare,
     )
 }
 
 /// A new run from a config (or the game's built-in quick config) with the command line's
-/// overrides; without a name, the config's or the next free one (`name-2`, ...).
+/// overrides; without a name, the config's or the next free one (`name-2`, ...). Its players
+/// (validated against `compare` too) are resolved before any folder is touched.
+#[allow(clippy::too_many_arguments)]
 pub fn new_run(
     config: Option<&Path>,
     game: Option<&str>,
@@ -212,7 +220,8 @@ pub fn new_run(
     name: Option<String>,
     out: Option<PathBuf>,
     force: bool,
-) -> Result<Prepared> {
+    compare: &[String],
+) -> Result<(Prepared, Lineup)> {
     let mut config = match config {
         Some(p) => EvolveConfig::load(p)?,
         None => EvolveConfig::quick_for(game.unwrap_or(crate::registry::DEFAULT_GAME))?,
@@ -233,7 +242,7 @@ pub fn new_run(
         config.name = n;
     }
     config.validate().context("invalid config after command-line overrides")?;
-    let referee = EngineReferee { game: config.game()?, settings: config.games };
+    let lineup = evolve_lineup(&config, compare)?;
     let out = out.unwrap_or_else(|| PathBuf::from("."));
-    run::prepare_new(NewRun { config, out, auto_name, force }, &referee)
+    Ok((run::prepare_new(NewRun { config, out, auto_name, force })?, lineup))
 }

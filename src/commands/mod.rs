@@ -90,7 +90,7 @@ fn generated_openings(pairs: usize) -> OpeningConfig {
 
 /// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it), so that
 /// scripts can tell an interrupted run from a finished one (0) and from an error (1).
-pub use crate::ga::run::EXIT_INTERRUPTED;
+pub use crate::tuner::executor::EXIT_INTERRUPTED;
 
 /// The error a command returns when Ctrl-C stopped it after saving its work; `main` exits with
 /// [`EXIT_INTERRUPTED`] and prints nothing more (the command has said how to go on).

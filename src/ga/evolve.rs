@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::arena::game::{play_games, Referee};
 use crate::arena::openings::OpeningSuite;
@@ -25,60 +25,75 @@ use crate::ga::breed::{breed, bring_in_newcomers, Brood, Parents};
 use crate::ga::config::EvolveConfig;
 use crate::ga::fitness::{fit_ratings, Contestant, FitnessMode, Fitted, Ledger, Meeting};
 use crate::ga::population::{diversity, initial_genes, Individual};
-use crate::ga::schedule::{player_of, Draw, Schedule, Seat};
+use crate::ga::schedule::{Draw, Schedule, Seat};
 use crate::ga::selection::champion;
 use crate::ga::state::{GenerationResult, HallEntry, RunState};
 use crate::ga::streams::{BREED, IMMIGRANTS, INIT, TIES};
 use crate::report::history::{AnchorRecord, HistoryRow};
 use crate::report::progress::Progress;
+use crate::tuner::lineup::Lineup;
 
-/// One run's fixed inputs: config, schema, openings and the referee that plays the games.
+/// One run's fixed inputs: config, schema, openings, players and the referee that plays the
+/// games.
 pub struct Evolver<'a> {
     pub config: &'a EvolveConfig,
     pub schema: &'static Schema,
     pub suite: &'a OpeningSuite,
     pub referee: &'a dyn Referee,
-    /// The fixed reference opponents of `[hall_of_fame] anchors`.
+    /// How individuals become players, and the anchors.
+    pub lineup: &'a Lineup,
+    /// The fixed reference opponents of `[hall_of_fame] anchors`, named `anchor-NAME`.
     anchors: Vec<Player>,
     /// Their names as given in the config, for reports.
     anchor_names: Vec<String>,
 }
 
+/// Generation 0 of a run: the initial population, nothing played.
+pub fn initial_state(config: &EvolveConfig, schema: &'static Schema) -> Result<RunState> {
+    let mut rng = stream(config.seed, &[0, INIT]);
+    let genes = initial_genes(schema, &config.init, config.population, &mut rng)?;
+    let population: Vec<Individual> = genes
+        .into_iter()
+        .enumerate()
+        .map(|(i, genes)| Individual { id: i as u64, genes, born: 1, parents: None, prior_elo: 0.0 })
+        .collect();
+    Ok(RunState {
+        generation: 0,
+        next_id: population.len() as u64,
+        population,
+        hall_of_fame: Vec::new(),
+        history: Vec::new(),
+        ledger: Ledger::default(),
+    })
+}
+
 impl<'a> Evolver<'a> {
-    /// Fails only when an anchor's weight table cannot be loaded.
-    pub fn new(config: &'a EvolveConfig, suite: &'a OpeningSuite, referee: &'a dyn Referee) -> Result<Evolver<'a>> {
-        let game = config.game()?;
-        let schema = config.schema()?;
-        let mut ev = Evolver { config, schema, suite, referee, anchors: Vec::new(), anchor_names: Vec::new() };
-        for spec in &config.hall_of_fame.anchors {
-            let p = crate::player::fixed_opponent(spec, &config.engine, &config.eval, game)
-                .with_context(|| format!("[hall_of_fame] anchors: `{spec}`"))?;
-            ev.anchor_names.push(p.name.clone());
-            ev.anchors.push(Player { name: format!("anchor-{}", p.name), ..p });
-        }
-        let anchors: Vec<&Player> = ev.anchors.iter().collect();
-        crate::arena::outside::check_openings(&anchors, &suite.openings)
+    /// Fails when an anchor is an outside engine that cannot start from the run's openings.
+    pub fn new(
+        config: &'a EvolveConfig,
+        suite: &'a OpeningSuite,
+        referee: &'a dyn Referee,
+        lineup: &'a Lineup,
+    ) -> Result<Evolver<'a>> {
+        let anchors: Vec<Player> =
+            lineup.anchors.iter().map(|a| Player { name: format!("anchor-{}", a.name), ..a.player.clone() }).collect();
+        let seated: Vec<&Player> = anchors.iter().collect();
+        crate::arena::outside::check_openings(&seated, &suite.openings)
             .map_err(|e| anyhow::anyhow!("[hall_of_fame] anchors: {e}"))?;
-        Ok(ev)
+        Ok(Evolver {
+            config,
+            schema: lineup.schema,
+            suite,
+            referee,
+            lineup,
+            anchors,
+            anchor_names: lineup.anchor_names(),
+        })
     }
 
     /// Generation 0: the initial population, nothing played.
     pub fn initial_state(&self) -> Result<RunState> {
-        let mut rng = stream(self.config.seed, &[0, INIT]);
-        let genes = initial_genes(self.schema, &self.config.init, self.config.population, &mut rng)?;
-        let population: Vec<Individual> = genes
-            .into_iter()
-            .enumerate()
-            .map(|(i, genes)| Individual { id: i as u64, genes, born: 1, parents: None, prior_elo: 0.0 })
-            .collect();
-        Ok(RunState {
-            generation: 0,
-            next_id: population.len() as u64,
-            population,
-            hall_of_fame: Vec::new(),
-            history: Vec::new(),
-            ledger: Ledger::default(),
-        })
+        initial_state(self.config, self.schema)
     }
 
     /// The anchors' names as the config gives them (file stems for files).
@@ -91,9 +106,9 @@ impl<'a> Evolver<'a> {
         &self.anchors
     }
 
-    /// A player of this run's engine settings with these genes.
+    /// The player of an individual with these genes (the lineup's).
     pub fn player_with(&self, name: String, genes: &[i32]) -> Player {
-        player_of(self.config, self.schema, name, genes)
+        self.lineup.individual(name, genes)
     }
 
     /// The reference of ratings: the first anchor, if any.
@@ -133,7 +148,7 @@ impl<'a> Evolver<'a> {
 
     /// What this run's generations are drawn from.
     fn draw(&self) -> Draw<'_> {
-        Draw { config: self.config, schema: self.schema, openings: self.suite.len(), anchors: &self.anchors }
+        Draw { config: self.config, lineup: self.lineup, openings: self.suite.len(), anchors: &self.anchors }
     }
 
     /// Games of the next generation, exactly as it will schedule them.

@@ -220,7 +220,8 @@ mod tests {
         config.hall_of_fame.anchors = vec!["defaults".into()];
         config.finals.candidates = candidates;
         config.finals.pairs = 3;
-        let ev = Evolver::new(&config, &suite, &referee).unwrap();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
         let mut state = ev.initial_state().unwrap();
         let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
         for _ in 0..4 {

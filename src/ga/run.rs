@@ -1,8 +1,9 @@
-//! The GA executor: a run's folders prepared (new or resumed, locked), its generations played
-//! until the config's count, a stagnation stop or a Ctrl-C, a checkpoint after every one, and
-//! at the end the play-off, the validation matches and `report.md`. What the run shows and
-//! writes besides its checkpoints is done by [`Observer`]s: [`Terminal`] (progress lines),
-//! [`ResultFiles`] (`champions/`, `champion.toml`, `history.csv`) and [`Plots`].
+//! The GA's run: a run's folders prepared (new or resumed, locked), and the GA as a
+//! [`Tuner`] of the shared executor ([`crate::tuner::executor`]): each generation scheduled,
+//! played (here or on a cluster: [`Games`]), concluded and checkpointed; at the end the
+//! play-off picks the champion. What the run shows and writes besides its checkpoints is done
+//! by [`Observer`]s: [`Terminal`] (progress lines), [`ResultFiles`] (`champions/`,
+//! `champion.toml`, `history.csv`) and [`Plots`].
 //!
 //! Order of the files of a generation: the game records (appended and flushed), then the
 //! checkpoint, which records where the records end and is the commit point, then what the
@@ -12,37 +13,33 @@
 //! observer: the checkpoint must know their length.)
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::atomic::AtomicUsize;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
 use crate::arena::game::{play_games, Referee};
 use crate::arena::openings::{Keys, OpeningSuite};
-use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, RecordWriter};
-use crate::arena::validation::{self, training_suite};
+use crate::arena::validation::training_suite;
 use crate::core::rng::derive_seed;
-use crate::core::settings::EngineSettings;
 use crate::core::weights::{Meta, Schema, Weights};
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
 use crate::ga::evolve::Evolver;
 use crate::ga::fitness::FitnessMode;
-use crate::ga::run_folder::{write_results, LockError, RunFolder, RunPaths};
+use crate::ga::run_folder::write_results;
 use crate::ga::schedule::Schedule;
 use crate::ga::state::{GenerationResult, RunState};
 use crate::report::history::HistoryRow;
 use crate::report::plots;
 use crate::report::progress::{format_duration, Progress, ProgressMode};
-use crate::report::run_report::RunReport;
+use crate::tuner::executor::{self, Champion, Ended, Tuner};
+use crate::tuner::folder::{self, RunFolder, RunPaths};
+use crate::tuner::lineup::Lineup;
 
 /// Purpose tag of the run's opening suite seed.
 const SUITE: u64 = 0x5017E;
-
-/// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
-pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// A run ready to go: its config, starting state, openings and locked folders.
 pub struct Prepared {
@@ -64,88 +61,22 @@ pub struct NewRun {
 }
 
 /// Prepares a new run. Everything that can be wrong with the config, its openings or its
-/// weight files is found before a folder is created or cleared.
-pub fn prepare_new(run: NewRun, referee: &dyn Referee) -> Result<Prepared> {
+/// weight files is found before a folder is created or cleared (the caller resolves the
+/// run's players, [`Lineup`], first).
+pub fn prepare_new(run: NewRun) -> Result<Prepared> {
     let NewRun { mut config, out, auto_name, force } = run;
     let suite = opening_suite(&config)?;
-    let state = Evolver::new(&config, &suite, referee)?.initial_state()?;
-    let base = config.name.clone();
-    // Why the config's own name was passed over, for the message.
-    let mut passed_over = None;
-    let mut n = 1;
-    let folder = loop {
-        let name = if n == 1 { base.clone() } else { format!("{base}-{n}") };
-        let paths = RunPaths::new(&out, &name);
-        let why_not = |reason: String| if n == 1 { Some(reason) } else { None };
-        // Looked at before locking so that a finished run's folder is not touched; checked
-        // again under the lock, which settles a race with another new run.
-        if auto_name && paths.holds_run() {
-            passed_over = passed_over.or(why_not(occupied_message(&paths)));
-            n += 1;
-            continue;
-        }
-        let folder = match RunFolder::lock(paths.clone()) {
-            Ok(f) => f,
-            Err(e @ LockError::InUse { .. }) if auto_name => {
-                passed_over = passed_over.or(why_not(e.to_string()));
-                n += 1;
-                continue;
-            }
-            Err(e) => return Err(e.into()),
-        };
-        if paths.holds_run() {
-            if force {
-                folder.clear()?;
-            } else if auto_name {
-                passed_over = passed_over.or(why_not(occupied_message(&paths)));
-                n += 1;
-                continue;
-            } else {
-                bail!("{}", occupied_message(&paths));
-            }
-        }
-        if let Some(why) = &passed_over {
-            eprintln!("{why}; this run is `{name}`");
-        }
-        config.name = name;
-        break folder;
-    };
+    let state = crate::ga::evolve::initial_state(&config, config.schema()?)?;
+    let (folder, name) = folder::claim(&out, &config.name, auto_name, force)?;
+    config.name = name;
     Ok(Prepared { config, state, suite, folder })
-}
-
-/// What to say about folders that hold an earlier run.
-fn occupied_message(paths: &RunPaths) -> String {
-    if checkpoint::exists_in(&paths.populations) {
-        format!(
-            "{} already holds a run: continue it with --resume {}, or pass --force to replace it",
-            paths.populations.display(),
-            paths.populations.display()
-        )
-    } else {
-        format!(
-            "{} holds files of an earlier run (and {} no checkpoint to resume from): pass --force to replace them",
-            paths.results.display(),
-            paths.populations.display()
-        )
-    }
 }
 
 /// Prepares to continue the run whose checkpoints are in `dir` (`populations/<run>`), with
 /// its results under `out` (default: beside `populations/`) and, if given, a new number of
 /// generations.
 pub fn prepare_resume(dir: &Path, out: Option<PathBuf>, generations: Option<u32>) -> Result<Prepared> {
-    if !dir.is_dir() {
-        bail!("{}: no such run folder; give the run's populations/<run> folder", dir.display());
-    }
-    let out = match out {
-        Some(o) => o.clone(),
-        None => dir.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default(),
-    };
-    // The lock first: a checkpoint read while another process writes the next one would be
-    // stale the moment it is read.
-    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut folder =
-        RunFolder::lock(RunPaths { populations: dir.to_path_buf(), results: out.join("results").join(&name) })?;
+    let mut folder = folder::lock_existing(dir, out)?;
     let loaded = checkpoint::load_latest(dir)?;
     let mut config = loaded.config;
     let state = loaded.state;
@@ -158,7 +89,8 @@ pub fn prepare_resume(dir: &Path, out: Option<PathBuf>, generations: Option<u32>
         }
         config.generations = g;
     }
-    folder.paths.results = out.join("results").join(&config.name);
+    let results = folder.paths.results.parent().map(Path::to_path_buf).unwrap_or_default();
+    folder.paths.results = results.join(&config.name);
     if state.generation >= config.generations {
         eprintln!(
             "{} is complete ({} of {} generations); its result files are checked and rewritten. \
@@ -208,11 +140,8 @@ pub fn opening_suite(config: &EvolveConfig) -> Result<OpeningSuite> {
 }
 
 /// Milliseconds of one fitness game, measured on two games of the default weights.
-fn calibrate(config: &EvolveConfig, suite: &OpeningSuite, referee: &dyn Referee) -> f64 {
-    let Ok(schema) = config.schema() else { return 0.0 };
-    let engine = EngineSettings { eval: Some(config.eval.clone()), ..config.engine.clone() };
-    let limits = engine.limits();
-    let p = Player::new("calibration", schema.defaults(), engine, limits);
+fn calibrate(lineup: &Lineup, suite: &OpeningSuite, referee: &dyn Referee) -> f64 {
+    let p = lineup.individual("calibration".into(), lineup.schema.defaults().values());
     let start = Instant::now();
     let games = 2;
     for i in 0..games {
@@ -302,6 +231,7 @@ pub struct RunStart<'a> {
     /// For observers that time a game before announcing the run's cost.
     pub suite: &'a OpeningSuite,
     pub referee: &'a dyn Referee,
+    pub lineup: &'a Lineup,
 }
 
 /// What an observer sees after a generation's checkpoint is saved.
@@ -349,12 +279,6 @@ pub trait Observer {
     }
 }
 
-fn notify(observers: &mut [&mut dyn Observer], line: &str) {
-    for o in observers.iter_mut() {
-        o.note(line);
-    }
-}
-
 /// Progress on the terminal (stderr): the run's cost first, a line per generation, the notes.
 pub struct Terminal {
     pub mode: ProgressMode,
@@ -393,7 +317,7 @@ impl Observer for Terminal {
                     "note: [engine] time_ms makes games depend on the machine's load; this run is not reproducible"
                 );
             }
-            let ms = calibrate(config, s.suite, s.referee);
+            let ms = calibrate(s.lineup, s.suite, s.referee);
             let secs = s.games as f64 * ms / 1e3 / s.threads.max(1) as f64;
             eprintln!(
                 "estimate: {:.0} ms per game, about {} for the run",
@@ -525,17 +449,6 @@ impl Games for LocalGames {
     }
 }
 
-/// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ended {
-    /// All generations done (or a stagnation stop): the champion's file.
-    Champion(PathBuf),
-    /// Stopped by Ctrl-C; the last checkpoint stands.
-    Interrupted,
-    /// Stopped after [`Options::pause_after`] generations, the run not complete.
-    Paused,
-}
-
 /// How a run is executed.
 pub struct Options<'a> {
     /// Progress bars: on a terminal, as log lines, or none (tests).
@@ -550,8 +463,6 @@ pub struct Options<'a> {
     /// Stop after the generation in flight on a first Ctrl-C, at once on a second (a process
     /// can install one handler: tests leave it off).
     pub handle_ctrl_c: bool,
-    /// More validation opponents (weight arguments) beside `[validation] opponents`.
-    pub compare: &'a [String],
 }
 
 /// Runs generations with the usual observers (terminal, result files, plots); see
@@ -562,41 +473,35 @@ pub fn run(
     folder: &RunFolder,
     suite: &OpeningSuite,
     referee: &dyn Referee,
+    lineup: &Lineup,
     options: &Options,
 ) -> Result<Ended> {
     let mut terminal = Terminal { mode: options.mode };
     let mut files = ResultFiles;
     let mut plots = Plots { mode: options.mode };
-    execute(config, state, folder, suite, referee, options, &mut [&mut files, &mut terminal, &mut plots])
+    execute(config, state, folder, suite, referee, lineup, options, &mut [&mut files, &mut terminal, &mut plots])
 }
 
 /// Runs generations until the config's count, a stagnation stop, a Ctrl-C or
 /// [`Options::pause_after`]; then, if the run is complete, the play-off, validation and
 /// report. The referee plays the games (tests use a mock); the folder's lock is held
 /// throughout.
+#[allow(clippy::too_many_arguments)]
 pub fn execute(
     config: &EvolveConfig,
     state: &mut RunState,
     folder: &RunFolder,
     suite: &OpeningSuite,
     referee: &dyn Referee,
+    lineup: &Lineup,
     options: &Options,
     observers: &mut [&mut dyn Observer],
 ) -> Result<Ended> {
     let paths = &folder.paths;
-    let mode = options.mode;
-    let evolver = Evolver::new(config, suite, referee)?;
-    // Validation opponents are loaded before any game, so that a bad path fails at once.
-    let opponents = crate::player::validation_opponents(
-        &config.validation,
-        options.compare,
-        &config.engine,
-        &config.eval,
-        config.game()?,
-    )?;
+    let evolver = Evolver::new(config, suite, referee, lineup)?;
     std::fs::create_dir_all(paths.results.join("champions"))
         .with_context(|| format!("{}: cannot create", paths.results.display()))?;
-    let mut records = settle(config, state, folder)?;
+    let records = settle(config, state, folder)?;
     let remaining = config.generations.saturating_sub(state.generation);
     let start = RunStart {
         config,
@@ -607,212 +512,199 @@ pub fn execute(
         threads: options.threads,
         suite,
         referee,
+        lineup,
     };
     for o in observers.iter_mut() {
         o.started(&start)?;
     }
-    let stop = Arc::new(AtomicUsize::new(0));
-    if options.handle_ctrl_c {
-        let s = stop.clone();
-        // A second handler cannot be installed in the same process; tests run the loop
-        // without one.
-        let at_once = options.games.stops_at_once();
-        let _ = ctrlc::set_handler(move || {
-            if s.fetch_add(1, Ordering::SeqCst) == 0 {
-                if at_once {
-                    eprintln!("\nstopping: cancelling the generation's games (the last checkpoint stands)");
-                } else {
-                    eprintln!(
-                        "\nstopping after this generation (its checkpoint will be saved); Ctrl-C again to stop now"
-                    );
-                }
-            } else {
-                eprintln!("\nstopped; the generation in flight is lost, the last checkpoint stands");
-                std::process::exit(EXIT_INTERRUPTED);
-            }
-        });
+    let run = executor::Run {
+        name: &config.name,
+        folder,
+        game: config.game()?,
+        lineup,
+        referee,
+        validation: &config.validation,
+        mode: options.mode,
+        pause_after: options.pause_after,
+        handle_ctrl_c: options.handle_ctrl_c,
+    };
+    let mut ga = GaRun {
+        evolver,
+        state,
+        paths,
+        games: options.games,
+        mode: options.mode,
+        observers,
+        records,
+        first_generation: config.generations - remaining,
+        run_start: Instant::now(),
+    };
+    executor::execute(&mut ga, &run)
+}
+
+/// The GA as the executor steps it: one generation a step.
+struct GaRun<'a, 'o> {
+    evolver: Evolver<'a>,
+    state: &'a mut RunState,
+    paths: &'a RunPaths,
+    games: &'a dyn Games,
+    mode: ProgressMode,
+    observers: &'a mut [&'o mut dyn Observer],
+    records: Option<RecordWriter>,
+    /// The generation the run started from in this process, and when, for the ETA.
+    first_generation: u32,
+    run_start: Instant,
+}
+
+impl GaRun<'_, '_> {
+    fn stagnant(&self) -> bool {
+        let stagnation = self.evolver.config.diversity.stagnation;
+        stagnation > 0 && Evolver::stagnant_generations(self.state) >= stagnation
     }
-    let run_start = Instant::now();
-    let stagnation = config.diversity.stagnation;
-    let stagnant = |state: &RunState| stagnation > 0 && Evolver::stagnant_generations(state) >= stagnation;
-    let mut played_here = 0;
-    while state.generation < config.generations && !stagnant(state) {
-        if options.pause_after.is_some_and(|n| played_here >= n) {
-            return Ok(Ended::Paused);
-        }
-        let g = state.generation + 1;
+}
+
+impl Tuner for GaRun<'_, '_> {
+    fn step_name(&self) -> &'static str {
+        "generation"
+    }
+
+    fn more(&self) -> bool {
+        self.state.generation < self.evolver.config.generations && !self.stagnant()
+    }
+
+    fn stopped_early(&self) -> Option<String> {
+        let config = self.evolver.config;
+        (self.state.generation < config.generations).then(|| {
+            format!(
+                "the best individual stayed the same for {} generations (`[diversity] stagnation`), at generation {}",
+                config.diversity.stagnation, self.state.generation
+            )
+        })
+    }
+
+    fn stops_at_once(&self) -> bool {
+        self.games.stops_at_once()
+    }
+
+    fn step(&mut self, stop: &AtomicUsize) -> Result<bool> {
+        let config = self.evolver.config;
+        let g = self.state.generation + 1;
         let started = Instant::now();
-        let schedule = evolver.schedule(state);
+        let schedule = self.evolver.schedule(self.state);
         let progress =
-            Progress::new(&format!("gen {g}/{}", config.generations), schedule.games.len() as u64, "games", mode);
+            Progress::new(&format!("gen {g}/{}", config.generations), schedule.games.len() as u64, "games", self.mode);
         let games_start = Instant::now();
-        let Some(played) = options.games.play(&evolver, &schedule, &progress, &stop)? else {
+        let Some(played) = self.games.play(&self.evolver, &schedule, &progress, stop)? else {
             progress.finish();
-            return Ok(Ended::Interrupted);
+            return Ok(false);
         };
         let games_wall_s = games_start.elapsed().as_secs_f64();
         progress.finish();
-        let result = evolver.conclude(state, &schedule, played, started, games_wall_s)?;
-        played_here += 1;
-        let records_len = match &mut records {
+        let result = self.evolver.conclude(self.state, &schedule, played, started, games_wall_s)?;
+        let records_len = match &mut self.records {
             Some(w) => {
                 w.write_all(&result.records)?;
                 Some(w.sync()?)
             }
             None => None,
         };
-        checkpoint::save(&paths.populations, config, state, &config.output, records_len)?;
-        options.games.committed(state.generation)?;
-        let elapsed = run_start.elapsed().as_secs_f64();
-        let done = state.generation.saturating_sub(config.generations - remaining);
-        let eta_s = elapsed / f64::from(done.max(1)) * f64::from(config.generations - state.generation);
-        let done = GenerationDone { config, state, paths, result: &result, eta_s };
-        for o in observers.iter_mut() {
+        checkpoint::save(&self.paths.populations, config, self.state, &config.output, records_len)?;
+        self.games.committed(self.state.generation)?;
+        let elapsed = self.run_start.elapsed().as_secs_f64();
+        let done = self.state.generation.saturating_sub(self.first_generation);
+        let eta_s = elapsed / f64::from(done.max(1)) * f64::from(config.generations - self.state.generation);
+        let done = GenerationDone { config, state: self.state, paths: self.paths, result: &result, eta_s };
+        for o in self.observers.iter_mut() {
             o.generation(&done)?;
         }
-        if stop.load(Ordering::SeqCst) > 0 {
-            return Ok(Ended::Interrupted);
-        }
-    }
-    let stopped_early = (state.generation < config.generations).then(|| {
-        format!(
-            "the best individual stayed the same for {stagnation} generations (`[diversity] stagnation`), at generation {}",
-            state.generation
-        )
-    });
-    if let Some(why) = &stopped_early {
-        notify(observers, &format!("stopping: {why}"));
-    }
-    let champion = finish(&evolver, state, paths, mode, &opponents, stopped_early, run_start, observers)?;
-    Ok(Ended::Champion(champion))
-}
-
-/// After the last generation: the play-off picks the champion, the validation matches
-/// measure it, and champion.toml, report.md and the plots are written.
-#[allow(clippy::too_many_arguments)]
-fn finish(
-    evolver: &Evolver,
-    state: &RunState,
-    paths: &RunPaths,
-    mode: ProgressMode,
-    opponents: &[(Player, String)],
-    stopped_early: Option<String>,
-    run_start: Instant,
-    observers: &mut [&mut dyn Observer],
-) -> Result<PathBuf> {
-    let config = evolver.config;
-    let schema = evolver.schema;
-    let progress = Progress::new("play-off", evolver.play_off_games(state) as u64, "games", mode);
-    let play_off = evolver.play_off(state, &progress)?;
-    progress.finish();
-    let champ = play_off.champion();
-    let weights = Weights::clamped(schema, champ.genes.clone());
-    let meta = Meta {
-        name: Some(format!("{}-champion", config.name)),
-        generation: champ.generation.map(u64::from).or(Some(u64::from(state.generation))),
-        fitness: Some(champ.after.elo),
-        seed: Some(config.seed),
-        config_hash: Some(config.hash()),
-        date: Some(humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()),
-        ..Meta::default()
-    };
-    let champion_path = paths.results.join("champion.toml");
-    weights.save(&champion_path, &meta).with_context(|| format!("{}: cannot write", champion_path.display()))?;
-    let line = format!(
-        "champion: #{} rated {:+.0} ± {:.0} over {} games{}",
-        champ.id,
-        champ.after.elo,
-        1.96 * champ.after.se,
-        champ.games,
-        if play_off.games > 0 {
-            format!(" (play-off of {} tables, {} games)", play_off.finalists.len(), play_off.games)
-        } else {
-            String::new()
-        }
-    );
-    notify(observers, &line);
-
-    let mut validation = Vec::new();
-    if config.validation.pairs > 0 && !opponents.is_empty() {
-        let suite = config.validation.suite(evolver.suite.game)?;
-        let champion = evolver.player_with(format!("{}-champion", config.name), &champ.genes);
-        for (opponent, spec) in opponents {
-            let progress = Progress::new(
-                &format!("validation vs {}", opponent.name),
-                2 * config.validation.pairs as u64,
-                "games",
-                mode,
-            );
-            let report = config.validation.play(evolver.referee, &champion, opponent, &suite, &progress)?;
-            progress.finish();
-            let line = validation::summary_line(&opponent.name, &report.wdl);
-            notify(observers, &line);
-            let replay = config.validation.replay_command(
-                &config.game,
-                &config.engine,
-                config.games.max_turns,
-                &champion_path,
-                spec,
-            );
-            validation.push((report, replay));
-        }
+        Ok(true)
     }
 
-    let end = RunEnd { config, state, paths, schema };
-    let mut plots_written = Vec::new();
-    for o in observers.iter_mut() {
-        plots_written.extend(o.finished(&end)?);
-    }
-    let e = &config.engine;
-    let summary = format!(
-        "Seed {}, {} of {} generations, population {} in {} groups, {} pairs per pairing; fitness {}; \
-         engine {} {}; {} fitness games; {} in all.",
-        config.seed,
-        state.generation,
-        config.generations,
-        config.population,
-        config.groups,
-        config.pairs,
-        match config.fitness.mode {
-            FitnessMode::Rating =>
-                format!("`rating` (memory {}, prior {})", config.fitness.memory, config.fitness.prior),
-            FitnessMode::Anchors =>
-                format!("`anchors` (memory {}, prior {})", config.fitness.memory, config.fitness.prior),
-            FitnessMode::Li2007 => "`li2007`".into(),
-        },
-        e.search.name(),
-        e.limits().describe(),
-        state.history.iter().map(|r| r.games).sum::<u64>(),
-        format_duration(run_start.elapsed())
-    );
-    let report = RunReport {
-        name: &config.name,
-        summary,
-        stopped_early,
-        champion_path: champion_path.display().to_string(),
-        champion: &weights,
-        champion_note: format!(
+    fn champion(&mut self) -> Result<Champion> {
+        let (config, schema, state) = (self.evolver.config, self.evolver.schema, &*self.state);
+        let progress = Progress::new("play-off", self.evolver.play_off_games(state) as u64, "games", self.mode);
+        let play_off = self.evolver.play_off(state, &progress)?;
+        progress.finish();
+        let champ = play_off.champion();
+        let meta = Meta {
+            name: Some(format!("{}-champion", config.name)),
+            generation: champ.generation.map(u64::from).or(Some(u64::from(state.generation))),
+            fitness: Some(champ.after.elo),
+            seed: Some(config.seed),
+            config_hash: Some(config.hash()),
+            date: Some(humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()),
+            ..Meta::default()
+        };
+        let line = format!(
+            "champion: #{} rated {:+.0} ± {:.0} over {} games{}",
+            champ.id,
+            champ.after.elo,
+            1.96 * champ.after.se,
+            champ.games,
+            if play_off.games > 0 {
+                format!(" (play-off of {} tables, {} games)", play_off.finalists.len(), play_off.games)
+            } else {
+                String::new()
+            }
+        );
+        let note = format!(
             "individual #{}{}; rating {} ± {:.0} Elo over {} remembered games.",
             champ.id,
             champ.generation.map_or(String::new(), |g| format!(", best of generation {g}")),
             crate::report::table::elo(champ.after.elo),
             1.96 * champ.after.se,
             champ.games
-        ),
-        play_off: Some(&play_off),
-        anchor_names: evolver.anchor_names(),
-        validation,
-        plots: plots_written
-            .iter()
-            .filter(|p| p.extension().is_some_and(|x| x == "png"))
-            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .collect(),
-    };
-    let report_path = paths.results.join("report.md");
-    crate::fsutil::write_atomic(&report_path, report.to_markdown().as_bytes())
-        .with_context(|| format!("{}: cannot write", report_path.display()))?;
-    notify(observers, &format!("report {}", report_path.display()));
-    Ok(champion_path)
+        );
+        let weights = Weights::clamped(schema, champ.genes.clone());
+        Ok(Champion { weights, meta, line, note, play_off: Some(play_off) })
+    }
+
+    fn finished(&mut self) -> Result<Vec<PathBuf>> {
+        let end =
+            RunEnd { config: self.evolver.config, state: self.state, paths: self.paths, schema: self.evolver.schema };
+        let mut written = Vec::new();
+        for o in self.observers.iter_mut() {
+            written.extend(o.finished(&end)?);
+        }
+        Ok(written)
+    }
+
+    fn summary(&self, elapsed: Duration) -> String {
+        let (config, state) = (self.evolver.config, &*self.state);
+        let e = &config.engine;
+        format!(
+            "Seed {}, {} of {} generations, population {} in {} groups, {} pairs per pairing; fitness {}; \
+             engine {} {}; {} fitness games; {} in all.",
+            config.seed,
+            state.generation,
+            config.generations,
+            config.population,
+            config.groups,
+            config.pairs,
+            match config.fitness.mode {
+                FitnessMode::Rating =>
+                    format!("`rating` (memory {}, prior {})", config.fitness.memory, config.fitness.prior),
+                FitnessMode::Anchors =>
+                    format!("`anchors` (memory {}, prior {})", config.fitness.memory, config.fitness.prior),
+                FitnessMode::Li2007 => "`li2007`".into(),
+            },
+            e.search.name(),
+            e.limits().describe(),
+            state.history.iter().map(|r| r.games).sum::<u64>(),
+            format_duration(elapsed)
+        )
+    }
+
+    fn replay_command(&self, champion: &Path, spec: &str) -> String {
+        let config = self.evolver.config;
+        config.validation.replay_command(&config.game, &config.engine, config.games.max_turns, champion, spec)
+    }
+
+    fn note(&mut self, line: &str) {
+        for o in self.observers.iter_mut() {
+            o.note(line);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -831,7 +723,8 @@ mod tests {
         let mut exact = 0;
         for seed in 1..=20 {
             config.seed = seed;
-            let evolver = Evolver::new(&config, &suite, &referee).unwrap();
+            let lineup = crate::ga::evolve::tests::lineup(&config);
+            let evolver = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
             let mut state = evolver.initial_state().unwrap();
             let announced = games_left(&config, &evolver, &state, config.generations);
             let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
@@ -850,7 +743,8 @@ mod tests {
         }
         let _ = exact;
         // The next generation alone is announced exactly.
-        let evolver = Evolver::new(&config, &suite, &referee).unwrap();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let evolver = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
         let mut state = evolver.initial_state().unwrap();
         let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
         for _ in 0..4 {

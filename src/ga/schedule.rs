@@ -11,12 +11,11 @@ use crate::arena::game::GameJob;
 use crate::arena::openings::OpeningSuite;
 use crate::arena::player::Player;
 use crate::core::rng::{derive_seed, stream};
-use crate::core::settings::EngineSettings;
-use crate::core::weights::{Schema, Weights};
 use crate::ga::config::EvolveConfig;
 use crate::ga::selection::{round_robin, split_groups};
 use crate::ga::state::RunState;
 use crate::ga::streams::{GAMES, GROUPS, OPENINGS};
+use crate::tuner::lineup::Lineup;
 
 /// One game of a [`Schedule`]: indices into its players, the opening's index in the run's
 /// suite, and the game's seed.
@@ -41,6 +40,8 @@ pub struct Schedule {
     pub(crate) seats: Vec<(Seat, Seat)>,
     /// Everyone who plays, each once.
     pub players: Vec<Player>,
+    /// For each player, the anchor it is (by its index in the lineup), if it is one.
+    pub anchor_of: Vec<Option<usize>>,
     /// The games in schedule order: records come back in this order.
     pub games: Vec<ScheduledGame>,
 }
@@ -63,15 +64,6 @@ impl Schedule {
     }
 }
 
-/// The player of a run with these genes: the config's engine settings and evaluation. Every
-/// player of a run is made here, so that a game played from a cluster's plan is the game the
-/// local executor plays.
-pub fn player_of(config: &EvolveConfig, schema: &'static Schema, name: String, genes: &[i32]) -> Player {
-    let weights = Weights::clamped(schema, genes.to_vec());
-    let c = &config.engine;
-    Player::new(name, weights, EngineSettings { eval: Some(config.eval.clone()), ..c.clone() }, c.limits())
-}
-
 /// Who sits on one side of a scheduled game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Seat {
@@ -80,11 +72,11 @@ pub(crate) enum Seat {
     Anchor(usize),
 }
 
-/// What a generation's games are drawn from besides the run's state: its config and weight
-/// schema, the size of its opening suite and its anchors.
+/// What a generation's games are drawn from besides the run's state: its config, the lineup
+/// that makes its individuals players, the size of its opening suite and its anchors.
 pub struct Draw<'a> {
     pub config: &'a EvolveConfig,
-    pub schema: &'static Schema,
+    pub lineup: &'a Lineup,
     pub openings: usize,
     pub anchors: &'a [Player],
 }
@@ -167,17 +159,22 @@ impl Draw<'_> {
 
         // The players, each once, in the order they first sit down.
         let mut players: Vec<Player> = Vec::new();
+        let mut anchor_of: Vec<Option<usize>> = Vec::new();
         let mut index_of: BTreeMap<Seat, usize> = BTreeMap::new();
         let mut sit = |s: Seat| {
             *index_of.entry(s).or_insert_with(|| {
+                anchor_of.push(match s {
+                    Seat::Anchor(a) => Some(a),
+                    _ => None,
+                });
                 players.push(match s {
                     Seat::Member(i) => {
                         let ind = &state.population[i];
-                        player_of(config, self.schema, format!("g{generation}-i{}", ind.id), &ind.genes)
+                        self.lineup.individual(format!("g{generation}-i{}", ind.id), &ind.genes)
                     }
                     Seat::Hall(h) => {
                         let e = &state.hall_of_fame[h];
-                        player_of(config, self.schema, format!("hof-g{}-i{}", e.generation, e.id), &e.genes)
+                        self.lineup.individual(format!("hof-g{}-i{}", e.generation, e.id), &e.genes)
                     }
                     Seat::Anchor(a) => self.anchors[a].clone(),
                 });
@@ -194,6 +191,13 @@ impl Draw<'_> {
                 seed: derive_seed(&[seed, g, GAMES, k as u64]),
             })
             .collect();
-        Schedule { generation, groups, seats: seats.iter().map(|&(b, w, _)| (b, w)).collect(), players, games }
+        Schedule {
+            generation,
+            groups,
+            seats: seats.iter().map(|&(b, w, _)| (b, w)).collect(),
+            players,
+            anchor_of,
+            games,
+        }
     }
 }

@@ -23,15 +23,14 @@ use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
-use crate::ga::evolve::Evolver;
 use crate::ga::run::{self, opening_suite};
-use crate::ga::run_folder::{RunFolder, RunPaths};
 use crate::player::random_weights;
 use crate::registry::EngineReferee;
 use crate::report::plots::{plot_series, Series};
 use crate::report::progress::format_duration;
 use crate::report::table::{elo, percent, signed, Table};
 use crate::reproduce::{estimate_secs, game_ms, spearman, suite, Reproduction, Setup, GAME};
+use crate::tuner::folder::{RunFolder, RunPaths};
 
 /// The paper's GA settings (`configs/li2007.toml`), built in so that `reproduce` works from any
 /// folder.
@@ -304,6 +303,7 @@ fn plot(report: &TournamentReport, gens: &[u32], out: &Path) -> Result<Vec<PathB
 fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
     let suite = opening_suite(config)?;
     let referee = EngineReferee { game: config.game()?, settings: config.games };
+    let lineup = crate::player::evolve_lineup(config, &[])?;
     let folder = RunFolder::lock(RunPaths::new(&setup.out, &config.name))?;
     let paths = &folder.paths;
     let mut state = if checkpoint::exists_in(&paths.populations) {
@@ -323,7 +323,7 @@ fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
         }
         loaded.state
     } else {
-        Evolver::new(config, &suite, &referee)?.initial_state()?
+        crate::ga::evolve::initial_state(config, lineup.schema)?
     };
     if state.generation >= config.generations {
         return Ok(());
@@ -334,10 +334,9 @@ fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
         games: &run::LocalGames,
         pause_after: None,
         handle_ctrl_c: !setup.quiet(),
-        compare: &[],
     };
-    let done = run::run(config, &mut state, &folder, &suite, &referee, &options)?;
-    if !matches!(done, run::Ended::Champion(_)) {
+    let done = run::run(config, &mut state, &folder, &suite, &referee, &lineup, &options)?;
+    if !matches!(done, crate::tuner::executor::Ended::Champion(_)) {
         bail!("stopped during the GA run; run the same command again to continue it from its last checkpoint");
     }
     Ok(())

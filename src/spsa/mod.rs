@@ -13,6 +13,9 @@
 //! A batch of `batch` iterations is played in parallel from the same θ, and their updates are
 //! applied in iteration order: the result is the same on any number of threads.
 
+pub mod checkpoint;
+pub mod run;
+
 use anyhow::{bail, Context, Result};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -27,6 +30,7 @@ use crate::core::settings::EngineSettings;
 use crate::core::weights::{Schema, Weights};
 use crate::ga::config::{InitConfig, InitMode, OpeningsSection};
 use crate::report::progress::Progress;
+use crate::tuner::lineup::Lineup;
 
 /// The built-in SPSA config (`configs/spsa-quick.toml`).
 pub const QUICK_TOML: &str = include_str!("../../configs/spsa-quick.toml");
@@ -263,34 +267,46 @@ pub struct SpsaRow {
     pub theta: Vec<f64>,
 }
 
+/// θ before the first iteration of a run of `config`, over `schema`'s weights.
+pub fn initial_state(config: &SpsaConfig, schema: &'static Schema) -> Result<SpsaState> {
+    let theta: Vec<i32> = match config.init.mode {
+        InitMode::Defaults => schema.defaults().values().to_vec(),
+        InitMode::Random => {
+            let mut rng = stream(config.seed, &[u64::MAX, SIGNS]);
+            schema.specs.iter().map(|s| rng.random_range(s.min..=s.max)).collect()
+        }
+        InitMode::Files => {
+            let f = &config.init.files[0];
+            let (w, _) = Weights::load(f, &[schema]).context("[init] files")?;
+            w.values().to_vec()
+        }
+    };
+    Ok(SpsaState { iteration: 0, theta: theta.into_iter().map(f64::from).collect(), games: 0, history: Vec::new() })
+}
+
 /// One run's fixed inputs.
 pub struct Spsa<'a> {
     pub config: &'a SpsaConfig,
     pub schema: &'static Schema,
     pub suite: &'a OpeningSuite,
     pub referee: &'a dyn Referee,
+    /// How θ becomes a player.
+    pub lineup: &'a Lineup,
 }
 
 impl<'a> Spsa<'a> {
-    pub fn new(config: &'a SpsaConfig, suite: &'a OpeningSuite, referee: &'a dyn Referee) -> Spsa<'a> {
-        Spsa { config, schema: config.schema().expect("a validated config names a known evaluation"), suite, referee }
+    pub fn new(
+        config: &'a SpsaConfig,
+        suite: &'a OpeningSuite,
+        referee: &'a dyn Referee,
+        lineup: &'a Lineup,
+    ) -> Spsa<'a> {
+        Spsa { config, schema: lineup.schema, suite, referee, lineup }
     }
 
     /// θ before the first iteration.
     pub fn initial_state(&self) -> Result<SpsaState> {
-        let theta: Vec<i32> = match self.config.init.mode {
-            InitMode::Defaults => self.schema.defaults().values().to_vec(),
-            InitMode::Random => {
-                let mut rng = stream(self.config.seed, &[u64::MAX, SIGNS]);
-                self.schema.specs.iter().map(|s| rng.random_range(s.min..=s.max)).collect()
-            }
-            InitMode::Files => {
-                let f = &self.config.init.files[0];
-                let (w, _) = Weights::load(f, &[self.schema]).context("[init] files")?;
-                w.values().to_vec()
-            }
-        };
-        Ok(SpsaState { iteration: 0, theta: theta.into_iter().map(f64::from).collect(), games: 0, history: Vec::new() })
+        initial_state(self.config, self.schema)
     }
 
     /// The current weights, rounded into their bounds.
@@ -299,13 +315,7 @@ impl<'a> Spsa<'a> {
     }
 
     pub fn player(&self, name: String, theta: &[f64]) -> Player {
-        let c = &self.config.engine;
-        Player::new(
-            name,
-            self.weights(theta),
-            EngineSettings { eval: Some(self.config.eval.clone()), ..c.clone() },
-            c.limits(),
-        )
+        self.lineup.individual(name, self.weights(theta).values())
     }
 
     fn gains(&self, k: u64) -> (f64, f64) {
@@ -416,7 +426,8 @@ mod tests {
     #[test]
     fn spsa_climbs_towards_the_mock_target_and_keeps_its_budget() {
         let (config, suite, referee) = setup();
-        let spsa = Spsa::new(&config, &suite, &referee);
+        let lineup = crate::player::spsa_lineup(&config, &[]).unwrap();
+        let spsa = Spsa::new(&config, &suite, &referee, &lineup);
         let mut state = spsa.initial_state().unwrap();
         let before = distance(spsa.schema, &state.theta, &referee.target);
         let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
@@ -436,8 +447,9 @@ mod tests {
     fn batches_and_threads_do_not_change_the_run() {
         let (mut config, suite, referee) = setup();
         config.games = 640;
+        let lineup = crate::player::spsa_lineup(&config, &[]).unwrap();
         let run = |threads: usize| {
-            let spsa = Spsa::new(&config, &suite, &referee);
+            let spsa = Spsa::new(&config, &suite, &referee, &lineup);
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             pool.install(|| {
                 let mut state = spsa.initial_state().unwrap();

@@ -61,13 +61,19 @@ pub fn mock_setup() -> (EvolveConfig, OpeningSuite, TargetReferee) {
     (config, suite, TargetReferee { target })
 }
 
+/// The players of a test's run, resolved as the commands resolve them.
+pub fn lineup(config: &EvolveConfig) -> Lineup {
+    crate::player::evolve_lineup(config, &[]).unwrap()
+}
+
 fn run(
     config: &EvolveConfig,
     suite: &OpeningSuite,
     referee: &TargetReferee,
     gens: u32,
 ) -> (RunState, Vec<GenerationResult>) {
-    let ev = Evolver::new(config, suite, referee).unwrap();
+    let lineup = lineup(config);
+    let ev = Evolver::new(config, suite, referee, &lineup).unwrap();
     let mut state = ev.initial_state().unwrap();
     let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
     let results = (0..gens).map(|_| ev.play_generation(&mut state, &p).unwrap()).collect();
@@ -99,7 +105,8 @@ fn a_generation_follows_the_paper() {
 #[test]
 fn evolution_approaches_the_mock_target() {
     let (config, suite, referee) = mock_setup();
-    let ev = Evolver::new(&config, &suite, &referee).unwrap();
+    let lineup = lineup(&config);
+    let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
     let start = ev.initial_state().unwrap();
     let first_best = start.population.iter().map(|i| referee.distance(&i.weights(ev.schema))).fold(f64::MAX, f64::min);
     let (state, results) = run(&config, &suite, &referee, 40);
@@ -145,7 +152,7 @@ fn anchors_play_everyone_every_generation() {
         assert_eq!(vs_defaults.count(), 40);
     }
     config.hall_of_fame.anchors = vec!["no/such/file.toml".into()];
-    let e = format!("{:#}", Evolver::new(&config, &suite, &referee).err().unwrap());
+    let e = format!("{:#}", crate::player::evolve_lineup(&config, &[]).err().unwrap());
     assert!(e.contains("[hall_of_fame] anchors") && e.contains("no/such/file.toml"), "{e}");
 }
 
@@ -153,7 +160,8 @@ fn anchors_play_everyone_every_generation() {
 fn hall_of_fame_opponents_join_the_schedule() {
     let (mut config, suite, referee) = mock_setup();
     config.hall_of_fame.opponents = 2;
-    let ev = Evolver::new(&config, &suite, &referee).unwrap();
+    let lineup = lineup(&config);
+    let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
     let mut state = ev.initial_state().unwrap();
     let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
     let mut results = Vec::new();

@@ -1,0 +1,211 @@
+//! The executor of a tuning run, the same for the GA and SPSA: steps (generations, batches)
+//! until the run is complete, stops early, is paused or gets a Ctrl-C, each step committed by
+//! its checkpoint; then the champion, its files, the validation matches against the
+//! lineup's opponents and `report.md`.
+//!
+//! What a step is, how it is checkpointed and what the tuner shows or writes besides is the
+//! tuner's ([`Tuner`]); the executor holds the run's folders (locked) and decides when to go
+//! on.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use crate::arena::game::Referee;
+use crate::arena::validation::{self, ValidationConfig};
+use crate::core::weights::{Meta, Weights};
+use crate::ga::finale::PlayOff;
+use crate::registry::GameRef;
+use crate::report::progress::{Progress, ProgressMode};
+use crate::report::run_report::RunReport;
+use crate::tuner::folder::RunFolder;
+use crate::tuner::lineup::Lineup;
+
+/// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// The champion of a run, as the tuner picked it.
+pub struct Champion {
+    pub weights: Weights,
+    pub meta: Meta,
+    /// The line said when it is known, e.g. `champion: #12 rated +40 ± 30 over 96 games`.
+    pub line: String,
+    /// Where it came from and how it rates, one sentence for the report.
+    pub note: String,
+    /// The GA's play-off that picked it.
+    pub play_off: Option<PlayOff>,
+}
+
+/// A tuner as the executor drives it.
+pub trait Tuner {
+    /// What a step is called in messages: `generation`, `batch`.
+    fn step_name(&self) -> &'static str;
+
+    /// Whether steps remain to be played (false when the run is complete or stops early).
+    fn more(&self) -> bool;
+
+    /// Why the run ended before its last step, if it did (the GA's stagnation).
+    fn stopped_early(&self) -> Option<String> {
+        None
+    }
+
+    /// Whether a first Ctrl-C cancels the step's games at once (they are played elsewhere,
+    /// and waiting for them could take long) rather than letting the step finish.
+    fn stops_at_once(&self) -> bool {
+        false
+    }
+
+    /// Plays the next step, concludes it into the run's state and commits it: the
+    /// checkpoint, then what derives from it. Ok(false) when a Ctrl-C (`stop` above 0)
+    /// cancelled its games; nothing is committed then.
+    fn step(&mut self, stop: &AtomicUsize) -> Result<bool>;
+
+    /// After the last step: the champion (the GA plays its play-off here).
+    fn champion(&mut self) -> Result<Champion>;
+
+    /// The champion's files are written: draws what the run draws at its end (plots) and
+    /// returns the files, for the report.
+    fn finished(&mut self) -> Result<Vec<PathBuf>> {
+        Ok(Vec::new())
+    }
+
+    /// The report's paragraph on the run (config, budget, time taken).
+    fn summary(&self, elapsed: Duration) -> String;
+
+    /// The command that replays the validation of the champion in `champion` against the
+    /// opponent written `spec`.
+    fn replay_command(&self, champion: &Path, spec: &str) -> String;
+
+    /// A line about the run for the terminal (the champion, a validation match, ...).
+    fn note(&mut self, line: &str);
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// All steps done (or an early stop): the champion's file.
+    Champion(PathBuf),
+    /// Stopped by Ctrl-C; the last checkpoint stands.
+    Interrupted,
+    /// Stopped after [`Run::pause_after`] steps, the run not complete.
+    Paused,
+}
+
+/// What the executor needs besides the tuner.
+pub struct Run<'a> {
+    /// The run's name, for the report.
+    pub name: &'a str,
+    pub folder: &'a RunFolder,
+    pub game: GameRef,
+    /// The players: the champion of the validation is one of its individuals, against its
+    /// validation opponents.
+    pub lineup: &'a Lineup,
+    pub referee: &'a dyn Referee,
+    pub validation: &'a ValidationConfig,
+    pub mode: ProgressMode,
+    /// Play at most this many steps in this process, then return [`Ended::Paused`] unless
+    /// the run is complete (a cluster's `reduce` plays one; `Some(0)` plays none).
+    pub pause_after: Option<u32>,
+    /// Stop after the step in flight on a first Ctrl-C, at once on a second (a process can
+    /// install one handler: tests leave it off).
+    pub handle_ctrl_c: bool,
+}
+
+/// Runs `tuner` to its end, or until a Ctrl-C or the pause.
+pub fn execute(tuner: &mut dyn Tuner, run: &Run) -> Result<Ended> {
+    let stop = Arc::new(AtomicUsize::new(0));
+    if run.handle_ctrl_c {
+        install_ctrl_c(stop.clone(), tuner.step_name(), tuner.stops_at_once());
+    }
+    let run_start = Instant::now();
+    let mut played_here = 0;
+    while tuner.more() {
+        if run.pause_after.is_some_and(|n| played_here >= n) {
+            return Ok(Ended::Paused);
+        }
+        if !tuner.step(&stop)? {
+            return Ok(Ended::Interrupted);
+        }
+        played_here += 1;
+        if stop.load(Ordering::SeqCst) > 0 {
+            return Ok(Ended::Interrupted);
+        }
+    }
+    let stopped_early = tuner.stopped_early();
+    if let Some(why) = &stopped_early {
+        tuner.note(&format!("stopping: {why}"));
+    }
+    finish(tuner, run, stopped_early, run_start).map(Ended::Champion)
+}
+
+/// On a first Ctrl-C, `stop` is raised (the step in flight ends, or is cancelled when the
+/// tuner's games stop at once); on a second the process exits.
+fn install_ctrl_c(stop: Arc<AtomicUsize>, step: &'static str, at_once: bool) {
+    // A second handler cannot be installed in the same process; tests run without one.
+    let _ = ctrlc::set_handler(move || {
+        if stop.fetch_add(1, Ordering::SeqCst) == 0 {
+            if at_once {
+                eprintln!("\nstopping: cancelling the {step}'s games (the last checkpoint stands)");
+            } else {
+                eprintln!("\nstopping after this {step} (its checkpoint will be saved); Ctrl-C again to stop now");
+            }
+        } else {
+            eprintln!("\nstopped; the {step} in flight is lost, the last checkpoint stands");
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+    });
+}
+
+/// After the last step: the champion and its file, the validation matches, the tuner's
+/// closing files and `report.md`. Returns the champion's path.
+fn finish(tuner: &mut dyn Tuner, run: &Run, stopped_early: Option<String>, run_start: Instant) -> Result<PathBuf> {
+    let paths = &run.folder.paths;
+    let champion = tuner.champion()?;
+    let champion_path = paths.champion();
+    champion
+        .weights
+        .save(&champion_path, &champion.meta)
+        .with_context(|| format!("{}: cannot write", champion_path.display()))?;
+    tuner.note(&champion.line);
+
+    let mut validation = Vec::new();
+    let v = run.validation;
+    if v.pairs > 0 && !run.lineup.validation.is_empty() {
+        let suite = v.suite(run.game.arena())?;
+        let player = run.lineup.individual(format!("{}-champion", run.name), champion.weights.values());
+        for opponent in &run.lineup.validation {
+            let name = &opponent.player.name;
+            let progress = Progress::new(&format!("validation vs {name}"), 2 * v.pairs as u64, "games", run.mode);
+            let report = v.play(run.referee, &player, &opponent.player, &suite, &progress)?;
+            progress.finish();
+            tuner.note(&validation::summary_line(name, &report.wdl));
+            validation.push((report, tuner.replay_command(&champion_path, &opponent.spec)));
+        }
+    }
+
+    let drawn = tuner.finished()?;
+    let report = RunReport {
+        name: run.name,
+        summary: tuner.summary(run_start.elapsed()),
+        stopped_early,
+        champion_path: champion_path.display().to_string(),
+        champion: &champion.weights,
+        champion_note: champion.note.clone(),
+        play_off: champion.play_off.as_ref(),
+        anchor_names: &run.lineup.anchor_names(),
+        validation,
+        plots: drawn
+            .iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "png"))
+            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect(),
+    };
+    let report_path = paths.results.join("report.md");
+    crate::fsutil::write_atomic(&report_path, report.to_markdown().as_bytes())
+        .with_context(|| format!("{}: cannot write", report_path.display()))?;
+    tuner.note(&format!("report {}", report_path.display()));
+    Ok(champion_path)
+}
