@@ -17,4 +17,5 @@ pub mod report;
 pub mod reproduce;
 pub mod search;
 pub mod spsa;
+pub mod stats;
 pub mod tuner;

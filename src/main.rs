@@ -3,7 +3,8 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use evotune::cli::Cli;
-use evotune::commands::{Interrupted, EXIT_INTERRUPTED};
+use evotune::tuner::executor::EXIT_INTERRUPTED;
+use evotune::tuner::interrupted::Interrupted;
 
 fn main() -> ExitCode {
     restore_sigpipe();

@@ -11,12 +11,12 @@ use std::io::{BufRead, Write};
 use anyhow::{bail, Result};
 
 use crate::arena::game::{play_game, GameSettings, Referee};
-use crate::arena::openings::{OpeningConfig, OpeningMaker};
 use crate::arena::player::Player;
 use crate::arena::records::GameRecord;
 use crate::arena::{ArenaGame, OpeningError};
 use crate::core::game::{Evaluation, GameMove, Position, Side, Status};
 use crate::core::limits::Limits;
+use crate::core::openings::{OpeningBoard, OpeningConfig, OpeningMaker};
 use crate::core::weights::Schema;
 use crate::games::connect::Connect6;
 use crate::games::einstein::Einstein;
@@ -149,6 +149,16 @@ impl dyn AnyGame {
 /// The adapter that makes a [`Frontend`] game a [`AnyGame`].
 pub struct Registered<G>(pub G);
 
+impl<G: Frontend> OpeningBoard for Registered<G> {
+    fn board_size(&self) -> (usize, usize) {
+        self.0.board_size()
+    }
+
+    fn stones_in_turns(&self, turns: usize) -> usize {
+        self.0.stones_in_turns(turns)
+    }
+}
+
 impl<G: Frontend> ArenaGame for Registered<G> {
     fn name(&self) -> &'static str {
         G::NAME
@@ -156,14 +166,6 @@ impl<G: Frontend> ArenaGame for Registered<G> {
 
     fn title(&self) -> &'static str {
         G::TITLE
-    }
-
-    fn board_size(&self) -> (usize, usize) {
-        self.0.board_size()
-    }
-
-    fn stones_in_turns(&self, turns: usize) -> usize {
-        self.0.stones_in_turns(turns)
     }
 
     fn opening_key(&self, moves: &[String]) -> Result<Vec<u32>, OpeningError> {

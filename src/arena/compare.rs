@@ -13,7 +13,7 @@ use anyhow::{bail, Result};
 
 use crate::arena::matches::score_for;
 use crate::arena::records::GameRecord;
-use crate::arena::stats::{PairedDiff, Wdl};
+use crate::stats::{PairedDiff, Wdl};
 
 /// One record file: the name its messages use, and its records with their line numbers.
 #[derive(Clone, Debug)]
@@ -391,7 +391,7 @@ mod tests {
         assert_eq!(c.new.second, Wdl::new(2, 0, 0));
         assert_eq!((c.diff.openings(), c.diff.games()), (2, 4));
         assert_eq!(c.diff.mean(), 0.5 / 4.0);
-        assert_eq!(c.diff.changes(), crate::arena::stats::Changes { better: 1, worse: 1, same: 0 });
+        assert_eq!(c.diff.changes(), crate::stats::Changes { better: 1, worse: 1, same: 0 });
     }
 
     #[test]

@@ -12,12 +12,11 @@ pub mod openings;
 pub mod outside;
 pub mod player;
 pub mod records;
-pub mod stats;
 pub mod tournament;
 pub mod validation;
 
-use crate::arena::openings::{OpeningConfig, OpeningMaker};
 use crate::core::game::Side;
+use crate::core::openings::{OpeningBoard, OpeningConfig, OpeningMaker};
 
 /// Why a list of record moves cannot start a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,15 +31,11 @@ pub enum OpeningError {
 
 /// What the arena needs of a game to handle it as text: its names, its openings (checked,
 /// compared up to symmetry, generated) and who made each move of a record.
-pub trait ArenaGame: Send + Sync {
+pub trait ArenaGame: OpeningBoard + Send + Sync {
     /// The name configs, weight files and records use (`connect6`).
     fn name(&self) -> &'static str;
     /// The name for people and SGF (`Connect6`).
     fn title(&self) -> &'static str;
-    /// Columns and rows of the board (for the opening generator's radius).
-    fn board_size(&self) -> (usize, usize);
-    /// Stones (or pieces moved) in an opening of `turns` turns.
-    fn stones_in_turns(&self, turns: usize) -> usize;
     /// Checks that record moves make a legal, undecided game at the start of a turn, and
     /// returns a key equal for openings equal up to the board's symmetries.
     fn opening_key(&self, moves: &[String]) -> Result<Vec<u32>, OpeningError>;

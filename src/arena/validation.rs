@@ -12,12 +12,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::game::Referee;
 use crate::arena::matches::{run_match, MatchConfig, MatchReport};
-use crate::arena::openings::{Keys, OpeningConfig, OpeningSuite, Openings};
+use crate::arena::openings::{Keys, OpeningSuite, Openings};
 use crate::arena::player::Player;
-use crate::arena::stats::{Sprt, Wdl};
 use crate::arena::ArenaGame;
+use crate::core::openings::OpeningConfig;
 use crate::core::settings::EngineSettings;
 use crate::report::progress::Progress;
+use crate::stats::{Sprt, Wdl};
 
 /// The match that measures a tuned table at the end of a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -125,7 +126,8 @@ impl ValidationConfig {
         opponent: &str,
     ) -> String {
         let e = engine;
-        let game_flag = if game != crate::registry::DEFAULT_GAME { format!(" --game {game}") } else { String::new() };
+        // Always named: a replay must not depend on which game is the default.
+        let game_flag = format!(" --game {game}");
         // `evotune match` generates openings of the default number of turns only; a suite of
         // other turns is written first by `evotune openings` with the generator settings of
         // `openings` (its `--top` default differs from the match's), then played from the file.

@@ -81,7 +81,7 @@ pub fn reduce(prepared: &mut Prepared, referee: &dyn Referee, lineup: &Lineup, o
             let plan = write_plan(prepared, referee, lineup, shards)?;
             Ok(Reduced::Planned { generation: generation + 1, plan, shards })
         }
-        Ended::Interrupted => Err(crate::commands::Interrupted.into()),
+        Ended::Interrupted => Err(crate::tuner::interrupted::Interrupted.into()),
     }
 }
 

@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use crate::arena::compare::{check_game, compare, games_of, sides, ColourWdl, Comparison, PlayerGames, RecordFile};
 use crate::arena::records::read_records_with_lines;
-use crate::arena::stats::Wdl;
 use crate::report::table::{Align, Table};
+use crate::stats::Wdl;
 
 /// Formats of `compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

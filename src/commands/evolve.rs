@@ -12,13 +12,14 @@ use crate::cluster::executor::{Backend, ShardCommand, Sharded};
 use crate::cluster::parallel::Parallel;
 use crate::cluster::slurm::Slurm;
 use crate::commands::args::game_names;
-use crate::commands::{thread_pool, Interrupted};
+use crate::commands::thread_pool;
 use crate::ga::config::EvolveConfig;
 use crate::ga::run::{self, Games, LocalGames, NewRun, Options, Prepared};
 use crate::player::evolve_lineup;
 use crate::registry::EngineReferee;
 use crate::report::progress::ProgressMode;
 use crate::tuner::executor::Ended;
+use crate::tuner::interrupted::Interrupted;
 use crate::tuner::lineup::Lineup;
 
 /// Where `evolve` plays a generation's games.

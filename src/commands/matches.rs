@@ -10,7 +10,6 @@ use crate::arena::matches::{play_match, MatchConfig, MatchReport};
 use crate::arena::outside::{self, SpecOptions};
 use crate::arena::player::Player;
 use crate::arena::records::RecordWriter;
-use crate::arena::stats::Sprt;
 use crate::commands::args::{GameArg, OpeningArgs, SideArgs};
 use crate::commands::{clocked, match_openings, thread_pool};
 use crate::core::settings::{EngineSettings, SideOverrides};
@@ -18,6 +17,7 @@ use crate::fsutil::LineLog;
 use crate::player::{is_outside_player, player_with};
 use crate::registry::{EngineReferee, GameRef};
 use crate::report::progress::ProgressMode;
+use crate::stats::Sprt;
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {

@@ -20,8 +20,9 @@ pub mod tournament;
 use anyhow::{Context, Result};
 
 use crate::arena::game::GameSettings;
-use crate::arena::openings::{OpeningConfig, OpeningSuite, Openings};
+use crate::arena::openings::{OpeningSuite, Openings};
 use crate::commands::args::OpeningArgs;
+use crate::core::openings::OpeningConfig;
 use crate::core::settings::EngineSettings;
 use crate::registry::GameRef;
 use crate::report::progress::Progress;
@@ -85,15 +86,5 @@ pub fn match_openings(args: &OpeningArgs, game: GameRef, pairs: usize) -> Result
 /// The generator settings of commands that play `pairs` game pairs.
 fn generated_openings(pairs: usize) -> OpeningConfig {
     let min = OpeningConfig::default().count;
-    OpeningConfig { count: pairs.clamp(min, crate::arena::openings::MAX_COUNT), ..OpeningConfig::default() }
+    OpeningConfig { count: pairs.clamp(min, crate::core::openings::MAX_COUNT), ..OpeningConfig::default() }
 }
-
-/// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it), so that
-/// scripts can tell an interrupted run from a finished one (0) and from an error (1).
-pub use crate::tuner::executor::EXIT_INTERRUPTED;
-
-/// The error a command returns when Ctrl-C stopped it after saving its work; `main` exits with
-/// [`EXIT_INTERRUPTED`] and prints nothing more (the command has said how to go on).
-#[derive(Debug, thiserror::Error)]
-#[error("interrupted")]
-pub struct Interrupted;

@@ -5,8 +5,10 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use crate::arena::openings::{Keys, OpeningConfig, OpeningMethod, OpeningSuite, MAX_COUNT, MAX_TOP, MAX_TURNS};
+use crate::arena::openings::{Keys, OpeningSuite};
+
 use crate::commands::args::GameArg;
+use crate::core::openings::{OpeningConfig, OpeningMethod, MAX_COUNT, MAX_TOP, MAX_TURNS};
 use crate::report::progress::Progress;
 
 #[derive(Args, Debug)]

@@ -9,13 +9,14 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 
 use crate::commands::args::game_names;
-use crate::commands::{thread_pool, Interrupted};
+use crate::commands::thread_pool;
 use crate::player::spsa_lineup;
 use crate::registry::EngineReferee;
 use crate::report::progress::ProgressMode;
 use crate::spsa::run::{self, Options, Prepared};
 use crate::spsa::SpsaConfig;
 use crate::tuner::executor::Ended;
+use crate::tuner::interrupted::Interrupted;
 use crate::tuner::lineup::Lineup;
 
 #[derive(Args, Debug)]

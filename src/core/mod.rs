@@ -4,6 +4,7 @@
 
 pub mod game;
 pub mod limits;
+pub mod openings;
 pub mod rng;
 pub mod settings;
 pub mod weights;

@@ -10,12 +10,13 @@ use rand::Rng;
 
 use crate::arena::game::{play_games, GameJob};
 use crate::arena::player::Player;
-use crate::arena::stats::Wdl;
 use crate::core::rng::{derive_seed, stream};
 use crate::ga::evolve::Evolver;
 use crate::ga::fitness::{Contestant, Fitted};
 use crate::ga::state::RunState;
 use crate::report::progress::Progress;
+use crate::report::run_report::{FinalistRow, PlayOffTable};
+use crate::stats::Wdl;
 
 /// Purpose tags of the play-off's random streams (after the generations' own).
 const FINAL_OPENINGS: u64 = 16;
@@ -48,6 +49,24 @@ pub struct PlayOff {
 impl PlayOff {
     pub fn champion(&self) -> &Finalist {
         &self.finalists[0]
+    }
+
+    /// The play-off as `report.md` shows it.
+    pub fn table(&self) -> PlayOffTable {
+        let finalists = self
+            .finalists
+            .iter()
+            .map(|f| FinalistRow {
+                id: f.id,
+                generation: f.generation,
+                elo_before: f.before.elo,
+                elo_after: f.after.elo,
+                se_after: f.after.se,
+                games: f.games,
+                vs_anchors: f.vs_anchors.clone(),
+            })
+            .collect();
+        PlayOffTable { games: self.games, finalists }
     }
 }
 

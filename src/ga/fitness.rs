@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::arena::stats::Wdl;
+use crate::stats::Wdl;
 
 /// Logistic Elo per natural-log unit of strength.
 const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
@@ -223,7 +223,7 @@ pub fn fit_ratings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::stats::elo_from_score;
+    use crate::stats::elo_from_score;
 
     const A: Contestant = Contestant::Anchor(0);
     const X: Contestant = Contestant::Individual(1);

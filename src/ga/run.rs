@@ -656,7 +656,7 @@ impl Tuner for GaRun<'_, '_> {
             champ.games
         );
         let weights = Weights::clamped(schema, champ.genes.clone());
-        Ok(Champion { weights, meta, line, note, play_off: Some(play_off) })
+        Ok(Champion { weights, meta, line, note, play_off: Some(play_off.table()) })
     }
 
     fn finished(&mut self) -> Result<Vec<PathBuf>> {
@@ -775,7 +775,7 @@ mod tests {
             immigrants: 0,
             anchors: vec![crate::report::history::AnchorRecord::new(
                 "defaults",
-                crate::arena::stats::Wdl::new(100_000, 0, 23_456),
+                crate::stats::Wdl::new(100_000, 0, 23_456),
             )],
         };
         let line = generation_line(FitnessMode::Li2007, &row, 3000, 1e6);

@@ -10,8 +10,8 @@ pub mod surakarta;
 
 use std::io::{BufRead, Write};
 
-use crate::arena::openings::{OpeningConfig, OpeningMaker};
 use crate::core::limits::Limits;
+use crate::core::openings::{OpeningConfig, OpeningMaker};
 use crate::search::{Engine, Searchable};
 
 /// How a protocol front end talks (each game's protocol reads what applies to it).

@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use crate::arena::stats::Wdl;
+use crate::stats::Wdl;
 
 /// The best individual's record against one anchor.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

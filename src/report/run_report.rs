@@ -3,11 +3,44 @@
 
 use std::fmt::Write as _;
 
-use crate::arena::matches::MatchReport;
-use crate::arena::stats::Wdl;
 use crate::core::weights::Weights;
-use crate::ga::finale::PlayOff;
 use crate::report::table::{elo, Align, Table};
+use crate::stats::{Hypothesis, Pentanomial, Wdl};
+
+/// One validation match as the report shows it.
+#[derive(Clone, Debug)]
+pub struct ValidationRow {
+    pub opponent: String,
+    pub wdl: Wdl,
+    pub pairs: Pentanomial,
+    pub verdict: Option<Hypothesis>,
+    /// The command that replays the match.
+    pub replay: String,
+}
+
+/// The GA's play-off as the report shows it.
+#[derive(Clone, Debug)]
+pub struct PlayOffTable {
+    /// Games played in the play-off.
+    pub games: usize,
+    /// Best first: the first is the champion.
+    pub finalists: Vec<FinalistRow>,
+}
+
+/// One finalist of the play-off.
+#[derive(Clone, Debug)]
+pub struct FinalistRow {
+    pub id: u64,
+    /// The generation it was best of, if it ever was.
+    pub generation: Option<u32>,
+    /// Rating before and after the play-off, and the standard error after.
+    pub elo_before: f64,
+    pub elo_after: f64,
+    pub se_after: f64,
+    pub games: u64,
+    /// Its record against each anchor.
+    pub vs_anchors: Vec<Wdl>,
+}
 
 /// Everything the report shows.
 pub struct RunReport<'a> {
@@ -21,10 +54,10 @@ pub struct RunReport<'a> {
     /// Where the champion came from and how it rates, one sentence.
     pub champion_note: String,
     /// The GA's play-off (none for SPSA).
-    pub play_off: Option<&'a PlayOff>,
+    pub play_off: Option<PlayOffTable>,
     pub anchor_names: &'a [String],
-    /// One validation match per opponent, with the command that replays it.
-    pub validation: Vec<(MatchReport, String)>,
+    /// One validation match per opponent.
+    pub validation: Vec<ValidationRow>,
     /// Plot files beside the report.
     pub plots: Vec<String>,
 }
@@ -39,7 +72,7 @@ fn elo_interval(w: &Wdl) -> String {
 }
 
 impl RunReport<'_> {
-    fn play_off_section(&self, s: &mut String, play_off: &PlayOff) {
+    fn play_off_section(&self, s: &mut String, play_off: &PlayOffTable) {
         let _ = writeln!(s, "## Play-off\n");
         let f = &play_off.finalists;
         if play_off.games == 0 {
@@ -61,8 +94,8 @@ impl RunReport<'_> {
             let mut row = vec![
                 format!("#{}", x.id),
                 x.generation.map_or("-".into(), |g| g.to_string()),
-                elo(x.before.elo),
-                format!("{} ± {:.0}", elo(x.after.elo), 1.96 * x.after.se),
+                elo(x.elo_before),
+                format!("{} ± {:.0}", elo(x.elo_after), 1.96 * x.se_after),
                 x.games.to_string(),
             ];
             row.extend(x.vs_anchors.iter().map(|w| format!("{} ({:.1}%)", wdl_cell(w), 100.0 * w.score())));
@@ -96,28 +129,28 @@ impl RunReport<'_> {
                 "",
                 &["opponent", "games", "W-D-L", "score", "Elo (95% CI)", "LOS", "pair Elo (95% CI)", "SPRT"],
             );
-            for (m, _) in &self.validation {
-                let (plo, phi) = m.penta.elo_ci95();
+            for m in &self.validation {
+                let (plo, phi) = m.pairs.elo_ci95();
                 t.row(vec![
-                    m.b.clone(),
+                    m.opponent.clone(),
                     m.wdl.games().to_string(),
                     wdl_cell(&m.wdl),
                     format!("{:.1}%", 100.0 * m.wdl.score()),
                     elo_interval(&m.wdl),
                     format!("{:.1}%", 100.0 * m.wdl.los()),
-                    format!("{} ({} .. {})", elo(m.penta.elo()), elo(plo), elo(phi)),
+                    format!("{} ({} .. {})", elo(m.pairs.elo()), elo(plo), elo(phi)),
                     m.verdict.map_or("-".into(), |v| format!("{v:?}")),
                 ]);
             }
             s.push_str(&t.to_markdown());
             let _ = writeln!(s, "\nTo replay:\n");
-            for (_, cmd) in &self.validation {
-                let _ = writeln!(s, "    {cmd}");
+            for m in &self.validation {
+                let _ = writeln!(s, "    {}", m.replay);
             }
             s.push('\n');
         }
 
-        if let Some(play_off) = self.play_off {
+        if let Some(play_off) = &self.play_off {
             self.play_off_section(&mut s, play_off);
         }
 

@@ -18,14 +18,15 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use crate::arena::game::GameSettings;
-use crate::arena::openings::{OpeningConfig, OpeningSuite};
+use crate::arena::openings::OpeningSuite;
 use crate::arena::player::Player;
-use crate::arena::stats::Z95;
+use crate::core::openings::OpeningConfig;
 use crate::core::rng::derive_seed;
 use crate::fsutil::write_atomic;
 use crate::registry::GameRef;
 use crate::report::progress::ProgressMode;
 use crate::report::table::Table;
+use crate::stats::Z95;
 
 /// What every experiment shares: where it writes, its seed, how it reports progress.
 #[derive(Clone, Debug)]

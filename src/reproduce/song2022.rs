@@ -23,10 +23,11 @@ use anyhow::{anyhow, Context, Result};
 
 use crate::arena::game::GameSettings;
 use crate::arena::matches::{play_match, MatchConfig, MatchReport};
-use crate::arena::openings::{OpeningConfig, OpeningSuite, Openings};
+use crate::arena::openings::{OpeningSuite, Openings};
 use crate::arena::player::Player;
 use crate::core::game::split_moves;
 use crate::core::limits::Limits;
+use crate::core::openings::OpeningConfig;
 use crate::core::settings::{EngineSettings, SearchKind};
 use crate::registry::{EngineReferee, GameRef, EINSTEIN};
 use crate::report::progress::format_duration;

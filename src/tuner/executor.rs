@@ -17,9 +17,9 @@ use anyhow::{Context, Result};
 use crate::arena::game::Referee;
 use crate::arena::validation::{self, ValidationConfig};
 use crate::core::weights::{Meta, Weights};
-use crate::ga::finale::PlayOff;
 use crate::registry::GameRef;
 use crate::report::progress::{Progress, ProgressMode};
+use crate::report::run_report::PlayOffTable;
 use crate::report::run_report::RunReport;
 use crate::tuner::folder::RunFolder;
 use crate::tuner::lineup::Lineup;
@@ -36,7 +36,7 @@ pub struct Champion {
     /// Where it came from and how it rates, one sentence for the report.
     pub note: String,
     /// The GA's play-off that picked it.
-    pub play_off: Option<PlayOff>,
+    pub play_off: Option<PlayOffTable>,
 }
 
 /// A tuner as the executor drives it.
@@ -182,7 +182,7 @@ fn finish(tuner: &mut dyn Tuner, run: &Run, stopped_early: Option<String>, run_s
             let report = v.play(run.referee, &player, &opponent.player, &suite, &progress)?;
             progress.finish();
             tuner.note(&validation::summary_line(name, &report.wdl));
-            validation.push((report, tuner.replay_command(&champion_path, &opponent.spec)));
+            validation.push(report.validation_row(tuner.replay_command(&champion_path, &opponent.spec)));
         }
     }
 
@@ -194,7 +194,7 @@ fn finish(tuner: &mut dyn Tuner, run: &Run, stopped_early: Option<String>, run_s
         champion_path: champion_path.display().to_string(),
         champion: &champion.weights,
         champion_note: champion.note.clone(),
-        play_off: champion.play_off.as_ref(),
+        play_off: champion.play_off.clone(),
         anchor_names: &run.lineup.anchor_names(),
         validation,
         plots: drawn

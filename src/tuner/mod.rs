@@ -6,4 +6,5 @@
 pub mod checkpoint;
 pub mod executor;
 pub mod folder;
+pub mod interrupted;
 pub mod lineup;

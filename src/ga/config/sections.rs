@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::arena::openings::{OpeningConfig, OpeningMethod};
+use crate::core::openings::{OpeningConfig, OpeningMethod};
 use crate::ga::fitness::FitnessMode;
 
 /// How fitness is computed from the games (see `ga::fitness`).

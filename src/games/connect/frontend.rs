@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, Write};
 
-use crate::arena::openings::{OpeningConfig, OpeningMaker};
+use crate::core::openings::{OpeningConfig, OpeningMaker};
 use crate::games::connect::board::Board;
 use crate::games::connect::game::{Connect6, ConnectGame};
 use crate::games::connect::openings::{canonical, stones_in_turns, ConnectOpenings};

@@ -6,7 +6,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::arena::openings::{Attempt, OpeningConfig, OpeningMaker, OpeningMethod};
+use crate::core::openings::{Attempt, OpeningConfig, OpeningMaker, OpeningMethod};
 use crate::core::weights::Schema;
 use crate::games::connect::board::{Board, Rules};
 use crate::games::connect::eval::roads::RoadEval;

@@ -26,9 +26,9 @@ use std::io::{BufRead, Write};
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::arena::openings::{OpeningConfig, OpeningMaker};
 use crate::core::game::{Evaluation, Game, GameMove, Position, Side, Status};
 use crate::core::limits::Limits;
+use crate::core::openings::{OpeningConfig, OpeningMaker};
 use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 use crate::games::{Frontend, ProtocolOptions};

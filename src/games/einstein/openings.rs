@@ -7,8 +7,8 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::arena::openings::{Attempt, OpeningConfig, OpeningMaker};
 use crate::core::game::Position;
+use crate::core::openings::{Attempt, OpeningConfig, OpeningMaker};
 use crate::games::einstein::board::{Board, Move, Phase, SETUPS};
 use crate::games::einstein::notation::move_text;
 use crate::games::einstein::symmetric_key;

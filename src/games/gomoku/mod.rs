@@ -22,8 +22,8 @@ use std::io::{BufRead, Write};
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::arena::openings::{OpeningConfig, OpeningMaker};
 use crate::core::game::{Evaluate, Evaluation, Game, MoveOf, Position, Side, Status};
+use crate::core::openings::{OpeningConfig, OpeningMaker};
 use crate::core::settings::EngineSettings;
 use crate::core::weights::{Schema, Weights};
 use crate::games::connect::board::{Board, Cell, Rules};

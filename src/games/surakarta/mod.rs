@@ -30,8 +30,8 @@ use std::io::{BufRead, Write};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::arena::openings::{OpeningConfig, OpeningMaker};
 use crate::core::game::{Evaluate, Evaluation, Game, GameMove, Side, Status};
+use crate::core::openings::{OpeningConfig, OpeningMaker};
 use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 use crate::games::{Frontend, ProtocolOptions};

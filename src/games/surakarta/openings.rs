@@ -7,8 +7,8 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::arena::openings::{Attempt, OpeningConfig, OpeningMaker, OpeningMethod};
 use crate::core::game::GameMove;
+use crate::core::openings::{Attempt, OpeningConfig, OpeningMaker, OpeningMethod};
 use crate::games::surakarta::board::{Board, Move};
 use crate::games::surakarta::eval::{FeatureEval, SURAKARTA_FEATURES};
 use crate::games::surakarta::notation::move_text;

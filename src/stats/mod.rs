@@ -15,7 +15,7 @@
 //!   `-inf` / `inf`; no function here returns NaN for any counts.
 //!
 //! ```
-//! use evotune::arena::stats::{Pentanomial, Sprt, Wdl, GameScore::*};
+//! use evotune::stats::{Pentanomial, Sprt, Wdl, GameScore::*};
 //!
 //! let wdl = Wdl::new(60, 20, 40);
 //! assert!((wdl.score() - 0.5833).abs() < 1e-4);

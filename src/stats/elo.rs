@@ -6,7 +6,7 @@
 /// to show a perfect result). NaN in, NaN out.
 ///
 /// ```
-/// use evotune::arena::stats::elo_from_score;
+/// use evotune::stats::elo_from_score;
 /// assert!((elo_from_score(0.75) - 190.849).abs() < 1e-3);
 /// assert_eq!(elo_from_score(1.0), f64::INFINITY);
 /// ```
@@ -25,7 +25,7 @@ pub fn elo_from_score(score: f64) -> f64 {
 /// ±∞ gives 1 or 0.
 ///
 /// ```
-/// use evotune::arena::stats::score_from_elo;
+/// use evotune::stats::score_from_elo;
 /// assert_eq!(score_from_elo(0.0), 0.5);
 /// ```
 pub fn score_from_elo(elo: f64) -> f64 {
