@@ -23,7 +23,7 @@ use crate::games::einstein::Einstein;
 use crate::games::gomoku::Gomoku;
 use crate::games::surakarta::Surakarta;
 use crate::games::{Frontend, ProtocolOptions};
-use crate::search::{Engine, Root};
+use crate::search::{Engine, MoveRank, Searcher};
 
 /// What one search of a position found, in record notation.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,18 +97,6 @@ pub trait AnyGame: ArenaGame {
 pub struct MoveSample {
     pub before: Vec<String>,
     pub played: String,
-}
-
-/// Where a generator lists a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveRank {
-    /// The position is decided before any search (a win in one, a loss, a full board): the
-    /// generator's order does not matter there.
-    Decided,
-    /// At this place of the list (0: first).
-    Listed(usize),
-    /// Not in the list: a search with this generator never tries the move.
-    Unlisted,
 }
 
 /// A game of the registry.
@@ -259,7 +247,7 @@ impl<G: Frontend> AnyGame for Registered<G> {
             let mut line = Vec::new();
             let mut undo = Vec::new();
             for &m in &r.pv {
-                if m.is_none() || pos.status().is_over() || !G::replayable(pos, m) {
+                if m.is_none() || pos.status().is_over() || !<G::Searcher as Searcher<G>>::replayable(pos, m) {
                     break;
                 }
                 line.push(self.0.format_move(pos, m));
@@ -304,19 +292,15 @@ impl<G: Frontend> AnyGame for Registered<G> {
     }
 
     fn move_ranks(&self, player: &Player, samples: &[MoveSample]) -> Result<Vec<MoveRank>, String> {
-        let mut gen = self.0.generator(&player.engine, &player.weights);
-        let mut moves = Vec::new();
-        let mut ranks = Vec::with_capacity(samples.len());
+        let mut positions = Vec::with_capacity(samples.len());
         for (i, sample) in samples.iter().enumerate() {
             let at = |e: String| format!("sample {}: {e}", i + 1);
             let pos = self.0.replay(&sample.before).map_err(at)?;
             let played = self.0.parse_move(&pos, &sample.played).map_err(at)?;
-            ranks.push(match G::root(&mut gen, &pos, &mut moves) {
-                Root::Open => moves.iter().position(|&m| m == played).map_or(MoveRank::Unlisted, MoveRank::Listed),
-                Root::Decided(_) => MoveRank::Decided,
-            });
+            positions.push((pos, played));
         }
-        Ok(ranks)
+        let mut engine = Engine::<G>::new(player.engine.clone(), &player.weights);
+        engine.root_ranks(&positions).ok_or_else(|| format!("{}'s search orders no list of moves to fit", G::TITLE))
     }
 }
 

@@ -23,7 +23,8 @@ use crate::arena::player::Player;
 use crate::arena::records::GameRecord;
 use crate::core::game::Side;
 use crate::core::weights::{WeightGroup, Weights};
-use crate::registry::{GameRef, MoveRank, MoveSample};
+use crate::registry::{GameRef, MoveSample};
+use crate::search::MoveRank;
 
 /// The first places of the list, where a well-ordered search finds its cut-offs: a move
 /// listed there counts [`EARLY_WEIGHT`] more.

@@ -2,10 +2,10 @@
 //! evaluation, generator, tactics and horizon rule as PVS, but no null windows, no
 //! transposition table and no history: moves are tried in the generator's order.
 
-use super::{Engine, Searchable, MATE};
+use super::{Playouts, Tactics, TreeSearch, MATE};
 use crate::core::game::Position;
 
-impl<G: Searchable> Engine<G> {
+impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     pub(crate) fn alphabeta(
         &mut self,
         board: &mut G::Position,

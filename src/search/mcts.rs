@@ -33,7 +33,7 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{Engine, Exact, Root, SearchResult, Searchable, UndoOf, MATE, MATE_BOUND};
+use super::{Exact, Playouts, Root, SearchResult, Tactics, TreeSearch, UndoOf, MATE, MATE_BOUND};
 use crate::core::game::{GameMove, MoveOf, Position, Side, Status};
 use crate::core::limits::Limits;
 
@@ -279,7 +279,7 @@ pub fn playout_budget(limits: &Limits) -> Option<u64> {
     depth.map(|d| PLAYOUTS_PER_DEPTH * d.max(1) as u64)
 }
 
-impl<G: Searchable> Engine<G> {
+impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     /// UCT from the position; see the module documentation. `depth` in the result is the
     /// deepest tree node reached, in turns from the root; `nodes` counts iterations (each
     /// ends in one playout or one proven node); `score` is the root's best win rate mapped
@@ -438,12 +438,14 @@ mod tests {
     use crate::games::connect::movegen::{Move, ThreatSet};
     use crate::games::connect::notation::{board_from_record_moves, parse_record_move};
     use crate::games::connect::{make_move, Board, Colour, Connect6, Rules};
+    use crate::search::{Searchable, Searcher};
 
     const MIDGAME: [&str; 4] = ["j10", "k11k9", "l10h10", "j12j8"];
 
-    fn engine() -> Engine<Connect6> {
+    /// Connect6's searcher itself, whose tree the tests look into.
+    fn engine() -> <Connect6 as Searchable>::Searcher {
         let config = EngineSettings { search: SearchKind::Mcts, ..EngineSettings::default() };
-        Engine::new(config, &CONNECT6_ROADS.defaults())
+        Searcher::new(config, &CONNECT6_ROADS.defaults())
     }
 
     fn board(moves: &[&str]) -> Board {

@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use super::tt::Bound;
-use super::{Engine, Root, SearchResult, Searchable, MATE, MATE_BOUND};
+use super::{Playouts, Root, SearchResult, Tactics, TreeSearch, MATE, MATE_BOUND};
 use crate::core::game::{GameMove, MoveOf, Position};
 use crate::core::limits::Limits;
 use crate::core::settings::{EngineSettings, SearchKind};
@@ -69,7 +69,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 
 type Move<G> = MoveOf<G>;
 
-impl<G: Searchable> Engine<G> {
+impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     pub(crate) fn iterative_deepening(
         &mut self,
         board: &mut G::Position,
@@ -85,7 +85,7 @@ impl<G: Searchable> Engine<G> {
         };
         result.pv.clear();
         if self.settings.vcdt_depth > 0 {
-            if let Some((m, score)) = G::prove_win(&mut self.gen, &mut self.clock, board, &self.settings) {
+            if let Some((m, score)) = T::prove_win(&mut self.gen, &mut self.clock, board, &self.settings) {
                 result.best = m;
                 result.score = score;
                 result.pv = vec![m];
@@ -244,7 +244,7 @@ impl<G: Searchable> Engine<G> {
     /// depth and positions) after `m`.
     fn lets_opponent_win(&mut self, board: &mut G::Position, m: Move<G>, check: &EngineSettings) -> bool {
         let placed = board.play(m);
-        let refuted = G::has_proven_win(&mut self.gen, &mut self.clock, board, check);
+        let refuted = T::has_proven_win(&mut self.gen, &mut self.clock, board, check);
         board.undo(placed);
         refuted
     }

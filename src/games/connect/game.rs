@@ -209,47 +209,41 @@ fn play_checked(board: &mut Board, m: Move) -> Result<(), String> {
     play_move(board, m.stones())
 }
 
-macro_rules! connect_game {
-    ($game:ty, $name:expr, $title:expr, $evals:expr) => {
-        impl Game for $game {
-            type Position = Board;
-            const NAME: &'static str = $name;
-            const TITLE: &'static str = $title;
+impl Game for Connect6 {
+    type Position = Board;
+    const NAME: &'static str = "connect6";
+    const TITLE: &'static str = "Connect6";
 
-            fn start(&self) -> Board {
-                Board::new(<$game as ConnectGame>::RULES)
-            }
+    fn start(&self) -> Board {
+        Board::new(Self::RULES)
+    }
 
-            fn legal_moves(&self, pos: &Board, out: &mut Vec<MoveOf<Self>>) {
-                legal_moves(pos, out)
-            }
+    fn legal_moves(&self, pos: &Board, out: &mut Vec<MoveOf<Self>>) {
+        legal_moves(pos, out)
+    }
 
-            fn parse_move(&self, _pos: &Board, text: &str) -> Result<Move, String> {
-                parse(<$game as ConnectGame>::RULES, text)
-            }
+    fn parse_move(&self, _pos: &Board, text: &str) -> Result<Move, String> {
+        parse(Self::RULES, text)
+    }
 
-            fn format_move(&self, _pos: &Board, m: Move) -> String {
-                move_to_record(<$game as ConnectGame>::RULES, m.stones())
-            }
+    fn format_move(&self, _pos: &Board, m: Move) -> String {
+        move_to_record(Self::RULES, m.stones())
+    }
 
-            fn play_checked(&self, pos: &mut Board, m: Move) -> Result<(), String> {
-                play_checked(pos, m)
-            }
+    fn play_checked(&self, pos: &mut Board, m: Move) -> Result<(), String> {
+        play_checked(pos, m)
+    }
 
-            fn at_move_boundary(&self, pos: &Board) -> bool {
-                !pos.is_over() && pos.stones_left_in_turn() == pos.turn_size()
-            }
+    fn at_move_boundary(&self, pos: &Board) -> bool {
+        !pos.is_over() && pos.stones_left_in_turn() == pos.turn_size()
+    }
 
-            fn evaluations(&self) -> &'static [Evaluation] {
-                &$evals
-            }
+    fn evaluations(&self) -> &'static [Evaluation] {
+        &crate::games::connect::eval::CONNECT6_EVALUATIONS
+    }
 
-            /// The stones of each move go down in the order the record writes them.
-            fn replay<S: AsRef<str>>(&self, moves: &[S]) -> Result<Board, String> {
-                board_from_record_moves(<$game as ConnectGame>::RULES, moves).map_err(|e| e.to_string())
-            }
-        }
-    };
+    /// The stones of each move go down in the order the record writes them.
+    fn replay<S: AsRef<str>>(&self, moves: &[S]) -> Result<Board, String> {
+        board_from_record_moves(Self::RULES, moves).map_err(|e| e.to_string())
+    }
 }
-
-connect_game!(Connect6, "connect6", "Connect6", crate::games::connect::eval::CONNECT6_EVALUATIONS);

@@ -7,14 +7,15 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::core::game::Evaluate;
+use crate::core::game::Game;
 use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 use crate::games::connect::board::{Board, Cell, Rules};
 use crate::games::connect::eval::Evaluator;
-use crate::games::connect::game::{side_of, ConnectGame, ConnectPosition};
+use crate::games::connect::game::{side_of, Connect6, ConnectGame, ConnectPosition};
 use crate::games::connect::movegen::{Move, MoveGen, MoveGenConfig, MoveScoring, Situation, ThreatSet};
 use crate::search::mcts::{for_first, win_probability};
-use crate::search::{Clock, Exact, Root, Searchable, MATE, MAX_PLY};
+use crate::search::{Clock, Exact, Playouts, Root, Searchable, Tactics, TreeGame, TreeSearch, MATE, MAX_PLY};
 
 /// Double-threat moves added to a node's moves, at most.
 pub const THREAT_MOVES: usize = 8;
@@ -54,7 +55,7 @@ impl ConnectGen {
         }
     }
 
-    /// See [`Searchable::node_entry`].
+    /// See [`TreeGame::node_entry`].
     #[inline]
     pub fn node_entry<P: ConnectPosition>(
         &mut self,
@@ -100,7 +101,7 @@ impl ConnectGen {
         }
     }
 
-    /// See [`Searchable::root`].
+    /// See [`TreeGame::root`].
     pub fn root(&mut self, board: &Board, out: &mut Vec<Move>) -> Root {
         match self.movegen.generate_with_threats(board, THREAT_MOVES, out) {
             Situation::Win => Root::Decided(MATE - 1),
@@ -110,7 +111,7 @@ impl ConnectGen {
         }
     }
 
-    /// See [`Searchable::exact`].
+    /// See [`Playouts::exact`].
     pub fn exact(&mut self, board: &Board) -> Option<Exact> {
         match self.movegen.situation(board) {
             Situation::Win => Some(Exact::Win(1)),
@@ -230,91 +231,94 @@ pub fn prove_win<P: ConnectPosition>(
         .map(|(m, attacks)| (m, MATE - (2 * attacks as i32 + 1)))
 }
 
-macro_rules! connect_search {
-    ($game:ty) => {
-        impl Searchable for $game {
-            type Eval = Evaluator;
-            type Gen = ConnectGen;
+/// The Connect games' threat-space search as the tree searches' tactics: Connect6's
+/// continuous double threats, Gomoku's continuous fours.
+pub struct ThreatSpace;
 
-            fn evaluator(&self, eval: &str, weights: &Weights) -> Evaluator {
-                assert_eq!(weights.schema().game, <$game as crate::core::game::Game>::NAME, "a table of another game");
-                Evaluator::new(eval, weights)
-            }
+impl<G: TreeGame<Gen = ConnectGen>> Tactics<G> for ThreatSpace
+where
+    G::Position: ConnectPosition,
+{
+    fn prove_win(
+        gen: &mut ConnectGen,
+        clock: &mut Clock,
+        pos: &mut G::Position,
+        settings: &EngineSettings,
+    ) -> Option<(Move, i32)> {
+        prove_win(gen, clock, pos, settings)
+    }
 
-            fn generator(&self, settings: &EngineSettings, weights: &Weights) -> ConnectGen {
-                ConnectGen::new(<$game as ConnectGame>::RULES, settings, weights)
-            }
-
-            fn history_size(&self) -> usize {
-                <$game as ConnectGame>::RULES.cells()
-            }
-
-            #[inline]
-            fn node_entry(
-                gen: &mut ConnectGen,
-                eval: &Evaluator,
-                pos: &Board,
-                depth: i32,
-                ply: usize,
-            ) -> Result<(), i32> {
-                gen.node_entry(eval, pos, depth, ply)
-            }
-
-            #[inline]
-            fn generate(gen: &mut ConnectGen, pos: &Board, depth: i32, out: &mut Vec<Move>) {
-                gen.generate(pos, depth, out)
-            }
-
-            fn root(gen: &mut ConnectGen, pos: &Board, out: &mut Vec<Move>) -> Root {
-                gen.root(pos, out)
-            }
-
-            #[inline]
-            fn playable(pos: &Board, m: Move) -> bool {
-                playable(pos, m)
-            }
-
-            #[inline]
-            fn killer_playable(pos: &Board, m: Move) -> bool {
-                // In a quiet position any free pair is a real move; under threat only blocks
-                // are, and the generator knows them.
-                pos.threat_count(pos.to_move().other()) == 0 && playable(pos, m)
-            }
-
-            fn replayable(pos: &Board, m: Move) -> bool {
-                m.stones().iter().all(|&c| pos.is_empty_cell(c))
-            }
-
-            fn prove_win(
-                gen: &mut ConnectGen,
-                clock: &mut Clock,
-                pos: &mut Board,
-                settings: &EngineSettings,
-            ) -> Option<(Move, i32)> {
-                prove_win(gen, clock, pos, settings)
-            }
-
-            fn has_proven_win(
-                gen: &mut ConnectGen,
-                clock: &mut Clock,
-                pos: &mut Board,
-                settings: &EngineSettings,
-            ) -> bool {
-                gen.vcdt(clock, pos, settings.vcdt_depth, settings.vcdt_nodes).is_some()
-            }
-
-            fn exact(gen: &mut ConnectGen, pos: &Board) -> Option<Exact> {
-                gen.exact(pos)
-            }
-
-            fn playout(gen: &mut ConnectGen, eval: &Evaluator, pos: &mut Board, rng: &mut ChaCha8Rng) -> f64 {
-                gen.playout(eval, pos, rng)
-            }
-        }
-    };
+    fn has_proven_win(
+        gen: &mut ConnectGen,
+        clock: &mut Clock,
+        pos: &mut G::Position,
+        settings: &EngineSettings,
+    ) -> bool {
+        gen.vcdt(clock, pos, settings.vcdt_depth, settings.vcdt_nodes).is_some()
+    }
 }
 
-connect_search!(crate::games::connect::Connect6);
+impl Searchable for Connect6 {
+    type Eval = Evaluator;
+    type Searcher = TreeSearch<Connect6, ThreatSpace>;
+
+    fn evaluator(&self, eval: &str, weights: &Weights) -> Evaluator {
+        assert_eq!(weights.schema().game, Self::NAME, "a table of another game");
+        Evaluator::new(eval, weights)
+    }
+}
+
+impl TreeGame for Connect6 {
+    type Gen = ConnectGen;
+
+    fn generator(&self, settings: &EngineSettings, weights: &Weights) -> ConnectGen {
+        ConnectGen::new(Self::RULES, settings, weights)
+    }
+
+    fn history_size(&self) -> usize {
+        Self::RULES.cells()
+    }
+
+    #[inline]
+    fn node_entry(gen: &mut ConnectGen, eval: &Evaluator, pos: &Board, depth: i32, ply: usize) -> Result<(), i32> {
+        gen.node_entry(eval, pos, depth, ply)
+    }
+
+    #[inline]
+    fn generate(gen: &mut ConnectGen, pos: &Board, depth: i32, out: &mut Vec<Move>) {
+        gen.generate(pos, depth, out)
+    }
+
+    fn root(gen: &mut ConnectGen, pos: &Board, out: &mut Vec<Move>) -> Root {
+        gen.root(pos, out)
+    }
+
+    #[inline]
+    fn playable(pos: &Board, m: Move) -> bool {
+        playable(pos, m)
+    }
+
+    #[inline]
+    fn killer_playable(pos: &Board, m: Move) -> bool {
+        // In a quiet position any free pair is a real move; under threat only blocks are, and
+        // the generator knows them.
+        pos.threat_count(pos.to_move().other()) == 0 && playable(pos, m)
+    }
+
+    fn replayable(pos: &Board, m: Move) -> bool {
+        m.stones().iter().all(|&c| pos.is_empty_cell(c))
+    }
+}
+
+impl Playouts for Connect6 {
+    fn exact(gen: &mut ConnectGen, pos: &Board) -> Option<Exact> {
+        gen.exact(pos)
+    }
+
+    fn playout(gen: &mut ConnectGen, eval: &Evaluator, pos: &mut Board, rng: &mut ChaCha8Rng) -> f64 {
+        gen.playout(eval, pos, rng)
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -16,6 +16,7 @@
 //! ```
 
 pub mod board;
+pub mod engine;
 pub mod eval;
 pub mod notation;
 pub mod openings;
@@ -24,18 +25,13 @@ pub mod search;
 
 use std::io::{BufRead, Write};
 
-use rand_chacha::ChaCha8Rng;
-
 use crate::core::game::{Evaluation, Game, GameMove, Position, Side, Status};
-use crate::core::limits::Limits;
 use crate::core::openings::{OpeningConfig, OpeningMaker};
-use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 use crate::games::{Frontend, ProtocolOptions};
-use crate::search::{Clock, Engine, Exact, Root, SearchResult, Searchable, MATE};
+use crate::search::{Engine, Searchable};
 use board::{Board, Move, Phase, SIDE, SQUARES};
 use eval::{HybridEval, EINSTEIN_HYBRID};
-use search::{Searcher, Variant};
 
 /// EinStein würfelt nicht.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -169,87 +165,14 @@ impl Game for Einstein {
     }
 }
 
-/// The search's working memory.
-#[derive(Debug)]
-pub struct EinsteinGen {
-    searcher: Searcher,
-}
-
 impl Searchable for Einstein {
     type Eval = HybridEval;
-    type Gen = EinsteinGen;
+    type Searcher = engine::ChanceSearch;
 
     fn evaluator(&self, eval: &str, weights: &Weights) -> HybridEval {
         assert_eq!(weights.schema().game, Self::NAME, "a table of another game");
         assert!(EINSTEIN_EVALUATIONS.iter().any(|e| e.name == eval), "not an EinStein evaluation: {eval}");
         HybridEval::new(weights)
-    }
-
-    fn generator(&self, settings: &EngineSettings, _weights: &Weights) -> EinsteinGen {
-        EinsteinGen { searcher: Searcher::new(Variant::of(settings.eval.as_deref())) }
-    }
-
-    fn history_size(&self) -> usize {
-        SQUARES * SQUARES
-    }
-
-    fn chance_search(
-        gen: &mut EinsteinGen,
-        eval: &HybridEval,
-        pos: &mut Board,
-        settings: &EngineSettings,
-        limits: &Limits,
-        clock: &mut Clock,
-        seed: u64,
-    ) -> Option<SearchResult<Move>> {
-        Some(search::search(&mut gen.searcher, eval, pos, settings, limits, clock, seed))
-    }
-
-    // The generic searches below are never reached ([`Searchable::chance_search`] answers
-    // every search); they are written so that they would be sound on positions with a roll.
-
-    fn node_entry(_gen: &mut EinsteinGen, eval: &HybridEval, pos: &Board, depth: i32, ply: usize) -> Result<(), i32> {
-        match pos.status() {
-            Status::Won { winner, .. } if winner == pos.to_move() => Err(MATE - ply as i32),
-            Status::Won { .. } => Err(-(MATE - ply as i32)),
-            _ if depth <= 0 || !matches!(pos.phase(), Phase::Move(_)) => Err(eval.score(pos)),
-            _ => Ok(()),
-        }
-    }
-
-    fn generate(_gen: &mut EinsteinGen, pos: &Board, _depth: i32, out: &mut Vec<Move>) {
-        pos.legal_moves(out);
-    }
-
-    fn root(_gen: &mut EinsteinGen, pos: &Board, out: &mut Vec<Move>) -> Root {
-        pos.legal_moves(out);
-        if out.is_empty() {
-            Root::Decided(0)
-        } else {
-            Root::Open
-        }
-    }
-
-    fn playable(pos: &Board, m: Move) -> bool {
-        pos.is_legal(m)
-    }
-
-    fn exact(_gen: &mut EinsteinGen, pos: &Board) -> Option<Exact> {
-        match pos.status() {
-            Status::Won { winner, .. } if winner == pos.to_move() => Some(Exact::Win(0)),
-            Status::Won { .. } => Some(Exact::Loss(0)),
-            _ => None,
-        }
-    }
-
-    fn playout(gen: &mut EinsteinGen, eval: &HybridEval, pos: &mut Board, rng: &mut ChaCha8Rng) -> f64 {
-        let mut board = pos.clone();
-        let status = search::playout_from(gen.searcher.policy, eval, &mut board, rng);
-        match status {
-            Status::Won { winner: Side::First, .. } => 1.0,
-            Status::Won { .. } => 0.0,
-            _ => 0.5,
-        }
     }
 }
 

@@ -32,9 +32,9 @@ use crate::games::connect::game::{legal_moves, parse, side_of, ConnectGame, Conn
 use crate::games::connect::movegen::Move;
 use crate::games::connect::notation::{board_from_record_moves, move_to_record, play_move};
 use crate::games::connect::openings::{canonical, stones_in_turns, ConnectOpenings};
-use crate::games::connect::search::{self as connect_search, ConnectGen};
+use crate::games::connect::search::{self as connect_search, ConnectGen, ThreatSpace};
 use crate::games::{Frontend, ProtocolOptions};
-use crate::search::{Clock, Engine, Exact, Root, Searchable};
+use crate::search::{Engine, Exact, Playouts, Root, Searchable, TreeGame, TreeSearch};
 use tuple6::{Tuple6Eval, WindowCounts, GOMOKU_TUPLE6};
 
 /// Freestyle Gomoku.
@@ -229,7 +229,7 @@ impl Evaluate<GomokuBoard> for GomokuEval {
 
 impl Searchable for Gomoku {
     type Eval = GomokuEval;
-    type Gen = ConnectGen;
+    type Searcher = TreeSearch<Gomoku, ThreatSpace>;
 
     fn evaluator(&self, eval: &str, weights: &Weights) -> GomokuEval {
         assert_eq!(weights.schema().game, Self::NAME, "a table of another game");
@@ -238,6 +238,10 @@ impl Searchable for Gomoku {
             other => GomokuEval::Board(Evaluator::new(other, weights)),
         }
     }
+}
+
+impl TreeGame for Gomoku {
+    type Gen = ConnectGen;
 
     fn generator(&self, settings: &EngineSettings, weights: &Weights) -> ConnectGen {
         ConnectGen::new(Rules::GOMOKU, settings, weights)
@@ -271,25 +275,9 @@ impl Searchable for Gomoku {
     fn playable(pos: &GomokuBoard, m: Move) -> bool {
         connect_search::playable(&pos.board, m)
     }
+}
 
-    fn prove_win(
-        gen: &mut ConnectGen,
-        clock: &mut Clock,
-        pos: &mut GomokuBoard,
-        settings: &EngineSettings,
-    ) -> Option<(Move, i32)> {
-        connect_search::prove_win(gen, clock, pos, settings)
-    }
-
-    fn has_proven_win(
-        gen: &mut ConnectGen,
-        clock: &mut Clock,
-        pos: &mut GomokuBoard,
-        settings: &EngineSettings,
-    ) -> bool {
-        gen.vcdt(clock, pos, settings.vcdt_depth, settings.vcdt_nodes).is_some()
-    }
-
+impl Playouts for Gomoku {
     fn exact(gen: &mut ConnectGen, pos: &GomokuBoard) -> Option<Exact> {
         gen.exact(&pos.board)
     }

@@ -36,7 +36,7 @@ use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 use crate::games::{Frontend, ProtocolOptions};
 use crate::search::mcts::{for_first, win_probability};
-use crate::search::{Engine, Exact, Root, Searchable, MATE, MAX_PLY};
+use crate::search::{Engine, Exact, Playouts, Root, Searchable, TreeGame, TreeSearch, MATE, MAX_PLY};
 use board::{Board, Move};
 use eval::{FeatureEval, SURAKARTA_FEATURES};
 use geometry::{CELLS, SIDE};
@@ -146,13 +146,17 @@ const PLAYOUT_PLIES: usize = 12;
 
 impl Searchable for Surakarta {
     type Eval = FeatureEval;
-    type Gen = SurakartaGen;
+    type Searcher = TreeSearch<Surakarta>;
 
     fn evaluator(&self, eval: &str, weights: &Weights) -> FeatureEval {
         assert_eq!(weights.schema().game, Self::NAME, "a table of another game");
         assert_eq!(eval, "features", "Surakarta's only evaluation");
         FeatureEval::new(weights)
     }
+}
+
+impl TreeGame for Surakarta {
+    type Gen = SurakartaGen;
 
     fn generator(&self, _settings: &EngineSettings, _weights: &Weights) -> SurakartaGen {
         SurakartaGen::default()
@@ -192,7 +196,9 @@ impl Searchable for Surakarta {
     fn playable(pos: &Board, m: Move) -> bool {
         pos.is_pseudo_legal(m)
     }
+}
 
+impl Playouts for Surakarta {
     fn exact(_gen: &mut SurakartaGen, pos: &Board) -> Option<Exact> {
         match pos.status() {
             Status::Ongoing => None,

@@ -1,0 +1,227 @@
+//! The generic tree searches (PVS, alpha-beta, UCT) and the capabilities they ask of a game:
+//! [`TreeGame`] for the move generator and the rules' verdict at a node, [`Playouts`] for
+//! UCT, and [`Tactics`] for a threat-space search at the root. A game whose
+//! [`Searchable::Searcher`] is a [`TreeSearch`] implements the first two and names its
+//! tactics (or [`NoTactics`]).
+
+use std::marker::PhantomData;
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha8Rng;
+
+use super::{mcts, tt, Clock, Exact, MoveRank, Root, SearchResult, Searchable, Searcher, UndoOf, MAX_PLY};
+use crate::core::game::{GameMove, MoveOf};
+use crate::core::limits::Limits;
+use crate::core::settings::{EngineSettings, SearchKind};
+use crate::core::weights::Weights;
+
+/// A game the tree searches can search: its move generator, and what the rules and its
+/// tactics decide at a node.
+pub trait TreeGame: Searchable {
+    /// The move generator and whatever working memory the game's hooks keep between calls.
+    type Gen: Send;
+
+    /// The move generator of a player with these settings and weights (move-order weights are
+    /// part of a table).
+    fn generator(&self, settings: &EngineSettings, weights: &Weights) -> Self::Gen;
+
+    /// Entries of the history table: every [`GameMove::history_keys`] is below it.
+    fn history_size(&self) -> usize;
+
+    /// What the rules and the game's tactics decide at a node before any move is searched:
+    /// the node's score (`Err`), or `Ok` to search it. `depth` is the depth left: at 0 or
+    /// below the node is scored statically.
+    fn node_entry(
+        gen: &mut Self::Gen,
+        eval: &Self::Eval,
+        pos: &Self::Position,
+        depth: i32,
+        ply: usize,
+    ) -> Result<(), i32>;
+
+    /// The moves of an interior node with `depth` turns left, best first.
+    fn generate(gen: &mut Self::Gen, pos: &Self::Position, depth: i32, out: &mut Vec<MoveOf<Self>>);
+
+    /// The moves of the root, best first, and what is known before searching.
+    fn root(gen: &mut Self::Gen, pos: &Self::Position, out: &mut Vec<MoveOf<Self>>) -> Root;
+
+    /// Whether a move remembered from another position (the transposition table's) can be
+    /// played here as it stands.
+    fn playable(pos: &Self::Position, m: MoveOf<Self>) -> bool;
+
+    /// Whether a killer (a move that cut off at the same ply in another position) may be tried
+    /// here before any move is generated. A game turns killers on by allowing them where a
+    /// move that is merely playable is also sensible (Connect: quiet positions, where any
+    /// free pair is a real candidate); the default keeps them off.
+    fn killer_playable(pos: &Self::Position, m: MoveOf<Self>) -> bool {
+        let _ = (pos, m);
+        false
+    }
+
+    /// Whether the principal variation may follow a table move here (a game may allow what
+    /// [`playable`](Self::playable) refuses, e.g. a move cut short by its winning stone).
+    fn replayable(pos: &Self::Position, m: MoveOf<Self>) -> bool {
+        Self::playable(pos, m)
+    }
+}
+
+/// What UCT needs of a game beyond its generator.
+pub trait Playouts: TreeGame {
+    /// What the game's exact situations say at a leaf, if anything.
+    fn exact(gen: &mut Self::Gen, pos: &Self::Position) -> Option<Exact>;
+
+    /// Plays a cheap seeded policy from the position for a few turns and returns the first
+    /// player's reward in [0, 1]; the position is left as it was.
+    fn playout(gen: &mut Self::Gen, eval: &Self::Eval, pos: &mut Self::Position, rng: &mut ChaCha8Rng) -> f64;
+}
+
+/// A threat-space search the tree searches use at the root: to play a proven win, and to set
+/// aside moves that let the opponent start one. Within the settings' budget; `clock` counts
+/// its nodes.
+pub trait Tactics<G: TreeGame> {
+    /// A proven win of the side to move (quiet, or facing threats to block), with its score.
+    fn prove_win(
+        gen: &mut G::Gen,
+        clock: &mut Clock,
+        pos: &mut G::Position,
+        settings: &EngineSettings,
+    ) -> Option<(MoveOf<G>, i32)>;
+
+    /// Whether the side to move has a proven win.
+    fn has_proven_win(gen: &mut G::Gen, clock: &mut Clock, pos: &mut G::Position, settings: &EngineSettings) -> bool;
+}
+
+/// The tactics of a game without a threat-space search: nothing is ever proven.
+pub struct NoTactics;
+
+impl<G: TreeGame> Tactics<G> for NoTactics {
+    fn prove_win(_: &mut G::Gen, _: &mut Clock, _: &mut G::Position, _: &EngineSettings) -> Option<(MoveOf<G>, i32)> {
+        None
+    }
+
+    fn has_proven_win(_: &mut G::Gen, _: &mut Clock, _: &mut G::Position, _: &EngineSettings) -> bool {
+        false
+    }
+}
+
+/// The tree searches' working memory for one player of `G`, with the game's tactics `T`:
+/// PVS, alpha-beta or UCT as the settings say.
+pub struct TreeSearch<G: TreeGame, T = NoTactics> {
+    pub(super) settings: EngineSettings,
+    pub(super) eval: G::Eval,
+    pub(super) gen: G::Gen,
+    pub(super) tt: tt::TranspositionTable<MoveOf<G>>,
+    pub(super) history: Vec<u32>,
+    /// The last two moves that cut off at each ply, newest first.
+    pub(super) killers: Vec<[MoveOf<G>; 2]>,
+    /// Move lists by ply, reused to avoid allocation.
+    pub(super) stack: Vec<Vec<MoveOf<G>>>,
+    pub(super) clock: Clock,
+    /// The random stream of MCTS playouts, reset at every new game.
+    pub(super) rng_seed: u64,
+    /// Generated moves before they join a node's list.
+    pub(super) gen_scratch: Vec<MoveOf<G>>,
+    /// Searches since the last new game: each MCTS search draws its own stream from it.
+    pub(super) searches: u64,
+    /// The MCTS node arena, reused by every search (bounded by its cap).
+    pub(super) tree: mcts::Tree<MoveOf<G>, UndoOf<G>>,
+    tactics: PhantomData<fn() -> T>,
+}
+
+impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
+    fn new(settings: EngineSettings, weights: &Weights) -> Self {
+        let game = G::default();
+        let eval = settings.eval.as_deref().unwrap_or(weights.schema().eval);
+        TreeSearch {
+            eval: game.evaluator(eval, weights),
+            gen: game.generator(&settings, weights),
+            tt: tt::TranspositionTable::new(if settings.search == SearchKind::Pvs { settings.tt_mib } else { 1 }),
+            history: vec![0; game.history_size()],
+            killers: vec![[MoveOf::<G>::NONE; 2]; MAX_PLY + 2],
+            stack: vec![Vec::new(); MAX_PLY + 2],
+            clock: Clock::unlimited(),
+            rng_seed: 0,
+            gen_scratch: Vec::new(),
+            searches: 0,
+            tree: mcts::Tree::default(),
+            settings,
+            tactics: PhantomData,
+        }
+    }
+
+    fn new_game(&mut self, seed: u64) {
+        self.tt.clear();
+        self.history.fill(0);
+        self.killers.fill([MoveOf::<G>::NONE; 2]);
+        self.rng_seed = seed;
+        self.searches = 0;
+    }
+
+    fn search(&mut self, pos: &mut G::Position, limits: &Limits) -> SearchResult<MoveOf<G>> {
+        let start = Instant::now();
+        self.clock.start(limits, start);
+        self.searches += 1;
+        let mut result = match self.settings.search {
+            SearchKind::Pvs | SearchKind::Alphabeta => self.iterative_deepening(pos, limits, start),
+            SearchKind::Mcts => self.uct(pos, limits),
+        };
+        result.elapsed = start.elapsed();
+        result.nodes = self.clock.nodes;
+        result
+    }
+
+    fn evaluator(&self) -> &G::Eval {
+        &self.eval
+    }
+
+    fn table_bytes(&self) -> usize {
+        self.tt.size_bytes()
+    }
+
+    fn replayable(pos: &G::Position, m: MoveOf<G>) -> bool {
+        G::replayable(pos, m)
+    }
+
+    fn root_ranks(&mut self, samples: &[(G::Position, MoveOf<G>)]) -> Option<Vec<MoveRank>> {
+        let mut moves = Vec::new();
+        let ranks = samples
+            .iter()
+            .map(|(pos, played)| match G::root(&mut self.gen, pos, &mut moves) {
+                Root::Open => moves.iter().position(|m| m == played).map_or(MoveRank::Unlisted, MoveRank::Listed),
+                Root::Decided(_) => MoveRank::Decided,
+            })
+            .collect();
+        Some(ranks)
+    }
+}
+
+impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
+    /// Counts a node and checks the node and time limits.
+    #[inline]
+    pub(super) fn tick(&mut self) -> bool {
+        self.clock.tick()
+    }
+
+    #[inline]
+    pub(super) fn node_entry(&mut self, pos: &G::Position, depth: i32, ply: usize) -> Result<(), i32> {
+        G::node_entry(&mut self.gen, &self.eval, pos, depth, ply)
+    }
+
+    /// Generates the root's moves and the result as far as it is known before searching: the
+    /// first move, and for a decided position its exact score.
+    pub(super) fn root(&mut self, pos: &G::Position, moves: &mut Vec<MoveOf<G>>) -> (Root, SearchResult<MoveOf<G>>) {
+        let root = G::root(&mut self.gen, pos, moves);
+        let best = moves.first().copied().unwrap_or(MoveOf::<G>::NONE);
+        let score = match root {
+            Root::Decided(s) => s,
+            Root::Open => 0,
+        };
+        let pv = if best.is_none() { Vec::new() } else { vec![best] };
+        (root, SearchResult { best, score, depth: 0, nodes: 0, elapsed: Duration::ZERO, pv })
+    }
+
+    #[inline]
+    pub(super) fn generate(&mut self, pos: &G::Position, depth: i32, moves: &mut Vec<MoveOf<G>>) {
+        G::generate(&mut self.gen, pos, depth, moves);
+    }
+}
