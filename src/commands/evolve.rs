@@ -225,7 +225,10 @@ pub fn new_run(
 ) -> Result<(Prepared, Lineup)> {
     let mut config = match config {
         Some(p) => EvolveConfig::load(p)?,
-        None => EvolveConfig::quick_for(game.unwrap_or(crate::registry::DEFAULT_GAME))?,
+        None => {
+            let game = crate::registry::find(game.unwrap_or(crate::registry::DEFAULT_GAME))?;
+            EvolveConfig::quick_for(game)?
+        }
     };
     if let Some(g) = game {
         if *g != config.game {

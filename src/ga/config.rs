@@ -17,15 +17,6 @@ use crate::registry::{GameRef, DEFAULT_GAME};
 mod sections;
 pub use sections::*;
 
-/// The built-in default config (`configs/quick.toml`): minutes on 2 cores.
-pub const QUICK_TOML: &str = include_str!("../../configs/quick.toml");
-/// The built-in Gomoku config (`configs/gomoku-quick.toml`).
-pub const GOMOKU_QUICK_TOML: &str = include_str!("../../configs/gomoku-quick.toml");
-/// The built-in Surakarta config (`configs/surakarta-quick.toml`).
-pub const SURAKARTA_QUICK_TOML: &str = include_str!("../../configs/surakarta-quick.toml");
-/// The built-in EinStein config (`configs/einstein-quick.toml`).
-pub const EINSTEIN_QUICK_TOML: &str = include_str!("../../configs/einstein-quick.toml");
-
 /// A whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -146,20 +137,16 @@ impl EvolveConfig {
         Self::parse(&text, &path.display().to_string())
     }
 
-    /// The built-in quick config.
+    /// The default game's built-in quick config (`configs/quick.toml`).
     pub fn quick() -> EvolveConfig {
-        Self::parse(QUICK_TOML, "configs/quick.toml (built in)").expect("the built-in config is valid")
+        let game = crate::registry::find(DEFAULT_GAME).expect("the default game is registered");
+        Self::quick_for(game).expect("the built-in config is valid")
     }
 
     /// The built-in quick config of a game.
-    pub fn quick_for(game: &str) -> Result<EvolveConfig> {
-        match game {
-            "connect6" => Ok(Self::quick()),
-            "gomoku" => Self::parse(GOMOKU_QUICK_TOML, "configs/gomoku-quick.toml (built in)"),
-            "surakarta" => Self::parse(SURAKARTA_QUICK_TOML, "configs/surakarta-quick.toml (built in)"),
-            "einstein" => Self::parse(EINSTEIN_QUICK_TOML, "configs/einstein-quick.toml (built in)"),
-            other => bail!("no built-in config for {other}; give one with --config"),
-        }
+    pub fn quick_for(game: GameRef) -> Result<EvolveConfig> {
+        let config = game.quick_config();
+        Self::parse(config.text, &format!("{} (built in)", config.path))
     }
 
     /// The game of the run (checked by `validate`).

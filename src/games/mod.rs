@@ -1,7 +1,8 @@
 //! The games evotune tunes, one folder each, and what a game folder implements to join the
 //! registry ([`crate::registry`]): [`crate::core::game::Game`] (rules and notation),
-//! [`crate::search::Searchable`] (evaluation, move generator, search hooks) and [`Frontend`]
-//! (openings, bench positions, engine protocol).
+//! [`crate::search::Searchable`] (its evaluations and how it is searched) and [`Descriptor`]
+//! (everything else the tool needs of it: openings, bench positions, its built-in config,
+//! its engine protocol).
 
 pub mod connect;
 pub mod einstein;
@@ -44,9 +45,16 @@ impl Default for ProtocolOptions {
     }
 }
 
-/// What a game offers the arena and the command line beyond its rules and search hooks:
-/// openings, bench positions and its engine protocol.
-pub trait Frontend: Searchable {
+/// A built-in text file of a game: its path in the repository (for messages) and its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuiltIn {
+    pub path: &'static str,
+    pub text: &'static str,
+}
+
+/// What a game offers the arena and the command line beyond its rules and its search:
+/// openings, bench positions, its built-in GA config and its engine protocol.
+pub trait Descriptor: Searchable {
     /// Columns and rows of the board.
     fn board_size(&self) -> (usize, usize);
     /// Stones (or pieces moved) in an opening of `turns` turns.
@@ -57,6 +65,9 @@ pub trait Frontend: Searchable {
     fn opening_maker(&self, config: &OpeningConfig) -> Box<dyn OpeningMaker>;
     /// Fixed positions (record moves, space-separated) that `evotune bench` searches.
     fn bench_positions(&self) -> &'static [&'static str];
+    /// The GA config `evotune evolve --game NAME` runs without `--config` (a quick run: minutes
+    /// on two cores), one of `configs/`.
+    fn quick_config(&self) -> BuiltIn;
     /// Runs the game's engine protocol on `input` until it ends.
     fn play_protocol(
         &self,

@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// Connect6's quick config, whose keys the tests edit.
+const QUICK_TOML: &str = include_str!("../../../configs/quick.toml");
+
 #[test]
 fn shipped_configs_are_valid() {
     let quick = EvolveConfig::quick();
@@ -18,9 +21,9 @@ fn shipped_configs_are_valid() {
     ] {
         EvolveConfig::load(Path::new(f)).unwrap_or_else(|e| panic!("{e:#}"));
     }
-    for game in crate::registry::names() {
-        let c = EvolveConfig::quick_for(game).unwrap_or_else(|e| panic!("{game}: {e:#}"));
-        assert_eq!(c.game, game);
+    for &game in crate::registry::GAMES {
+        let c = EvolveConfig::quick_for(game).unwrap_or_else(|e| panic!("{}: {e:#}", game.name()));
+        assert_eq!(c.game, game.name());
     }
     let li = EvolveConfig::load(Path::new("configs/li2007.toml")).unwrap();
     assert_eq!((li.population, li.groups, li.generations), (20, 5, 300));

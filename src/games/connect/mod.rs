@@ -1,8 +1,8 @@
 //! Connect(m,n,k,p,q): Connect6 (19,19,6,2,1) and freestyle Gomoku (15,15,5,1,1).
 
 pub mod board;
+pub mod descriptor;
 pub mod eval;
-pub mod frontend;
 pub mod game;
 pub mod movegen;
 pub mod notation;

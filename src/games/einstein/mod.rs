@@ -28,7 +28,7 @@ use std::io::{BufRead, Write};
 use crate::core::game::{Evaluation, Game, GameMove, Position, Side, Status};
 use crate::core::openings::{OpeningConfig, OpeningMaker};
 use crate::core::weights::Weights;
-use crate::games::{Frontend, ProtocolOptions};
+use crate::games::{BuiltIn, Descriptor, ProtocolOptions};
 use crate::search::{Engine, Searchable};
 use board::{Board, Move, Phase, SIDE, SQUARES};
 use eval::{HybridEval, EINSTEIN_HYBRID};
@@ -211,7 +211,7 @@ pub const EINSTEIN_BENCH: &[&str] = &[
     "235416 145362 1:b4c4 2:e3d4 2:a5b5 1:e1e2 1:c4d3 1:e2d2 2:b5c5 4:d1c1 2:c5d4 2:d2c3 5:a4b3 3:c3b4 r2",
 ];
 
-impl Frontend for Einstein {
+impl Descriptor for Einstein {
     fn board_size(&self) -> (usize, usize) {
         (SIDE, SIDE)
     }
@@ -231,6 +231,10 @@ impl Frontend for Einstein {
 
     fn bench_positions(&self) -> &'static [&'static str] {
         EINSTEIN_BENCH
+    }
+
+    fn quick_config(&self) -> BuiltIn {
+        BuiltIn { path: "configs/einstein-quick.toml", text: include_str!("../../../configs/einstein-quick.toml") }
     }
 
     fn play_protocol(

@@ -33,7 +33,7 @@ use crate::games::connect::movegen::Move;
 use crate::games::connect::notation::{board_from_record_moves, move_to_record, play_move};
 use crate::games::connect::openings::{canonical, stones_in_turns, ConnectOpenings};
 use crate::games::connect::search::{self as connect_search, ConnectGen, ThreatSpace};
-use crate::games::{Frontend, ProtocolOptions};
+use crate::games::{BuiltIn, Descriptor, ProtocolOptions};
 use crate::search::{Engine, Exact, Playouts, Root, Searchable, TreeGame, TreeSearch};
 use tuple6::{Tuple6Eval, WindowCounts, GOMOKU_TUPLE6};
 
@@ -302,7 +302,7 @@ pub const GOMOKU_BENCH: &[&str] = &[
     "j10 k8 l10 l9 j8 k9 k10 m10 i10 h10 j7 n11 o12 j9 m9",
 ];
 
-impl Frontend for Gomoku {
+impl Descriptor for Gomoku {
     fn board_size(&self) -> (usize, usize) {
         (Rules::GOMOKU.width as usize, Rules::GOMOKU.height as usize)
     }
@@ -321,6 +321,10 @@ impl Frontend for Gomoku {
 
     fn bench_positions(&self) -> &'static [&'static str] {
         GOMOKU_BENCH
+    }
+
+    fn quick_config(&self) -> BuiltIn {
+        BuiltIn { path: "configs/gomoku-quick.toml", text: include_str!("../../../configs/gomoku-quick.toml") }
     }
 
     fn play_protocol(

@@ -34,7 +34,7 @@ use crate::core::game::{Evaluate, Evaluation, Game, GameMove, Side, Status};
 use crate::core::openings::{OpeningConfig, OpeningMaker};
 use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
-use crate::games::{Frontend, ProtocolOptions};
+use crate::games::{BuiltIn, Descriptor, ProtocolOptions};
 use crate::search::mcts::{for_first, win_probability};
 use crate::search::{Engine, Exact, Playouts, Root, Searchable, TreeGame, TreeSearch, MATE, MAX_PLY};
 use board::{Board, Move};
@@ -251,7 +251,7 @@ pub const SURAKARTA_BENCH: &[&str] = &[
     "e2-d3 e5-e4 a2-a3 e4-e3 d1xe3 d6-e5 d2-c3 d5-d4 b2-b3 d4xd3 e1-d2 d3-d4 f2-e2",
 ];
 
-impl Frontend for Surakarta {
+impl Descriptor for Surakarta {
     fn board_size(&self) -> (usize, usize) {
         (SIDE, SIDE)
     }
@@ -271,6 +271,10 @@ impl Frontend for Surakarta {
 
     fn bench_positions(&self) -> &'static [&'static str] {
         SURAKARTA_BENCH
+    }
+
+    fn quick_config(&self) -> BuiltIn {
+        BuiltIn { path: "configs/surakarta-quick.toml", text: include_str!("../../../configs/surakarta-quick.toml") }
     }
 
     fn play_protocol(

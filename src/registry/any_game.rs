@@ -1,7 +1,5 @@
-//! The games evotune plays: the one list that the GA, the arena's callers, the reproductions
-//! and the commands see. `--game NAME` and `game = "NAME"` resolve here; a new game is a
-//! folder under `games/` implementing [`Frontend`] (with [`Searchable`] and [`Game`]) and one
-//! line in [`GAMES`].
+//! A game as the tuner, the arena's callers and the commands see it ([`AnyGame`]), and the
+//! adapter ([`Registered`]) that makes one of a game folder's [`Descriptor`]s it.
 //!
 //! Behind a [`GameRef`] every game is compiled on its own: playing a game, searching a
 //! position or speaking a protocol calls the game's monomorphised engine.
@@ -18,11 +16,7 @@ use crate::core::game::{Evaluation, GameMove, Position, Side, Status};
 use crate::core::limits::Limits;
 use crate::core::openings::{OpeningBoard, OpeningConfig, OpeningMaker};
 use crate::core::weights::Schema;
-use crate::games::connect::Connect6;
-use crate::games::einstein::Einstein;
-use crate::games::gomoku::Gomoku;
-use crate::games::surakarta::Surakarta;
-use crate::games::{Frontend, ProtocolOptions};
+use crate::games::{BuiltIn, Descriptor, ProtocolOptions};
 use crate::search::{Engine, MoveRank, Searcher};
 
 /// What one search of a position found, in record notation.
@@ -69,6 +63,9 @@ pub trait AnyGame: ArenaGame {
 
     /// The positions `evotune bench` searches.
     fn bench_positions(&self) -> &'static [&'static str];
+
+    /// The game's built-in GA config (`evotune evolve --game NAME` without `--config`).
+    fn quick_config(&self) -> BuiltIn;
 
     /// Speaks the game's engine protocol for `player` until the input ends.
     fn play_protocol(
@@ -134,10 +131,10 @@ impl dyn AnyGame {
     }
 }
 
-/// The adapter that makes a [`Frontend`] game a [`AnyGame`].
+/// The adapter that makes a [`Descriptor`] game a [`AnyGame`].
 pub struct Registered<G>(pub G);
 
-impl<G: Frontend> OpeningBoard for Registered<G> {
+impl<G: Descriptor> OpeningBoard for Registered<G> {
     fn board_size(&self) -> (usize, usize) {
         self.0.board_size()
     }
@@ -147,7 +144,7 @@ impl<G: Frontend> OpeningBoard for Registered<G> {
     }
 }
 
-impl<G: Frontend> ArenaGame for Registered<G> {
+impl<G: Descriptor> ArenaGame for Registered<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }
@@ -190,7 +187,7 @@ impl<G: Frontend> ArenaGame for Registered<G> {
     }
 }
 
-impl<G: Frontend> AnyGame for Registered<G> {
+impl<G: Descriptor> AnyGame for Registered<G> {
     fn evaluations(&self) -> &'static [Evaluation] {
         self.0.evaluations()
     }
@@ -273,6 +270,10 @@ impl<G: Frontend> AnyGame for Registered<G> {
         self.0.bench_positions()
     }
 
+    fn quick_config(&self) -> BuiltIn {
+        self.0.quick_config()
+    }
+
     fn play_protocol(
         &self,
         player: &Player,
@@ -302,37 +303,6 @@ impl<G: Frontend> AnyGame for Registered<G> {
         let mut engine = Engine::<G>::new(player.engine.clone(), &player.weights);
         engine.root_ranks(&positions).ok_or_else(|| format!("{}'s search orders no list of moves to fit", G::TITLE))
     }
-}
-
-/// Connect6, as the registry holds it.
-pub static CONNECT6: &Registered<Connect6> = &Registered(Connect6);
-/// Freestyle Gomoku, as the registry holds it.
-pub static GOMOKU: &Registered<Gomoku> = &Registered(Gomoku);
-/// Surakarta, as the registry holds it.
-pub static SURAKARTA: &Registered<Surakarta> = &Registered(Surakarta);
-
-/// EinStein würfelt nicht, as the registry holds it.
-pub static EINSTEIN: &Registered<Einstein> = &Registered(Einstein);
-
-/// Every game, the default first.
-pub static GAMES: [GameRef; 4] = [CONNECT6, GOMOKU, SURAKARTA, EINSTEIN];
-
-/// The default game of every command and config.
-pub const DEFAULT_GAME: &str = "connect6";
-
-/// The game of this name, or an error listing the games.
-pub fn find(name: &str) -> Result<GameRef> {
-    match GAMES.iter().find(|g| g.name() == name) {
-        Some(g) => Ok(*g),
-        None => {
-            bail!("no game `{name}`; the games are: {}", GAMES.iter().map(|g| g.name()).collect::<Vec<_>>().join(", "))
-        }
-    }
-}
-
-/// The names of the games, for `--help` and messages.
-pub fn names() -> Vec<&'static str> {
-    GAMES.iter().map(|g| g.name()).collect()
 }
 
 /// The referee of real games: each game played by its engines under fixed settings.
