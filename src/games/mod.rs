@@ -7,6 +7,7 @@
 pub mod connect;
 pub mod einstein;
 pub mod gomoku;
+pub mod line_protocol;
 pub mod surakarta;
 
 use std::io::{BufRead, Write};

@@ -37,6 +37,7 @@ use super::board::{Board, Cell, Colour};
 use super::game::ConnectGame;
 use super::notation::{move_to_competition, parse_competition_move, play_move};
 use crate::core::limits::Limits;
+use crate::games::line_protocol::{clip, one_line, read_command};
 pub use crate::games::ProtocolOptions;
 use crate::search::{Engine, Searchable, MAX_PLY};
 
@@ -53,18 +54,12 @@ pub fn run<G: ConnectGame + Searchable<Position = Board>, R: BufRead, W: Write, 
     let mut session =
         Session { engine, options, limits: options.limits, board, engine_colour: None, ended: false, out, err };
     let mut raw = Vec::new();
-    loop {
-        raw.clear();
-        if input.read_until(b'\n', &mut raw)? == 0 {
-            return Ok(());
-        }
-        // Bytes that are not UTF-8 cannot form a command; lossy decoding turns them into an
-        // unknown command or a malformed move rather than a read error.
-        let line = String::from_utf8_lossy(&raw);
+    while let Some(line) = read_command(&mut input, &mut raw)? {
         if session.handle(&line)? == Flow::Quit {
             return Ok(());
         }
     }
+    Ok(())
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -420,23 +415,6 @@ fn no_args(command: &str, args: &[&str]) -> Result<(), Reject> {
     } else {
         Err(format!("`{command}` takes no argument"))
     }
-}
-
-/// Input echoed in an error line, cut short so that a huge line gives a readable reply.
-fn clip(text: &str) -> String {
-    const MAX: usize = 64;
-    if text.chars().count() <= MAX {
-        text.to_string()
-    } else {
-        let mut s: String = text.chars().take(MAX).collect();
-        s.push_str("...");
-        s
-    }
-}
-
-/// A reason that fits on one line whatever input it quotes.
-fn one_line(text: &str) -> String {
-    text.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
 }
 
 #[cfg(test)]

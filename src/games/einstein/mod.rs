@@ -245,6 +245,6 @@ impl Descriptor for Einstein {
         out: &mut dyn Write,
         err: &mut dyn Write,
     ) -> std::io::Result<()> {
-        protocol::run(engine, options, input, out, err)
+        crate::games::line_protocol::run(engine, options, input, out, err)
     }
 }

@@ -1,4 +1,5 @@
-//! EinStein's line protocol for `evotune play --game einstein` (docs/protocols.md). One
+//! EinStein's moves, die and board in the line protocol ([`crate::games::line_protocol`]) of
+//! `evotune play --game einstein` (docs/protocols.md). One
 //! command a line, words separated by spaces, the command in any case:
 //!
 //! | command | answer |
@@ -14,74 +15,35 @@
 //! A move or `go` that ends the game adds a line `end first|second REASON`. Anything wrong is
 //! answered with one line `error ...` saying what was expected, and changes nothing.
 
-use std::io::{BufRead, Write};
-
-use crate::core::game::{Game, Position, Status};
+use crate::core::game::{Game, GameMove, Position};
 use crate::games::einstein::board::{Board, Phase, SIDE};
 use crate::games::einstein::Einstein;
-use crate::games::ProtocolOptions;
-use crate::search::Engine;
+use crate::games::line_protocol::LineGame;
+use crate::search::SearchResult;
 
-/// Runs the protocol until `quit` or the end of the input.
-pub fn run(
-    engine: &mut Engine<Einstein>,
-    options: &ProtocolOptions,
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> std::io::Result<()> {
-    let mut board = Board::start();
-    let mut games = 0u64;
-    engine.new_game(games);
-    let mut raw = Vec::new();
-    loop {
-        raw.clear();
-        if input.read_until(b'\n', &mut raw)? == 0 {
-            return Ok(());
-        }
-        let line = String::from_utf8_lossy(&raw);
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let (command, rest) = match line.split_once(char::is_whitespace) {
-            Some((c, r)) => (c.to_ascii_lowercase(), r.trim()),
-            None => (line.to_ascii_lowercase(), ""),
-        };
-        let reply: Result<Vec<String>, String> = match command.as_str() {
-            "quit" => return Ok(()),
-            "new" => {
-                board = Board::start();
-                games += 1;
-                engine.new_game(games);
-                Ok(vec!["ok".into()])
-            }
-            "move" => play_text(&mut board, rest).map(|()| with_end(&board, vec!["ok".into()])),
-            "roll" => play_text(&mut board, &format!("r{rest}")).map(|()| vec!["ok".into()]),
-            "go" => think(engine, options, &mut board, out).map(|m| with_end(&board, vec![format!("move {m}")])),
-            "board" => {
-                let mut lines = diagram(&board);
-                lines.push("ok".into());
-                Ok(lines)
-            }
-            _ => Err(format!("unknown command `{}`; the commands are new, move, roll, go, board, quit", clip(line))),
-        };
-        match reply {
-            Ok(lines) => {
-                for l in lines {
-                    writeln!(out, "{l}")?;
-                }
-            }
-            Err(why) => {
-                let text = format!("error {}", why.replace('\n', " "));
-                if options.errors_to_stderr {
-                    writeln!(err, "{text}")?;
-                } else {
-                    writeln!(out, "{text}")?;
-                }
-            }
-        }
-        out.flush()?;
+impl LineGame for Einstein {
+    const MOVE_EXAMPLE: &'static str = "`move 351624` or `move 4:b4c3`";
+    const COMMANDS: &'static str = "new, move, roll, go, board, quit";
+
+    fn diagram(&self, board: &Board) -> Vec<String> {
+        diagram(board)
+    }
+
+    /// `roll d`: the die shows d for the side to move (as `move rd`).
+    fn command(&self, board: &mut Board, command: &str, rest: &str) -> Option<Result<Vec<String>, String>> {
+        (command == "roll").then(|| {
+            let m = self.parse_move(board, &format!("r{rest}"))?;
+            self.play_checked(board, m).map_err(|e| format!("`r{rest}`: {e}"))?;
+            Ok(vec!["ok".into()])
+        })
+    }
+
+    fn not_ready(&self, board: &Board) -> Option<String> {
+        board.chance().map(|_| "the die is to be rolled first: `roll 1` to `roll 6`".to_string())
+    }
+
+    fn search_comment<M: GameMove>(r: &SearchResult<M>) -> String {
+        format!("# score {} playouts {} time {} ms", r.score, r.nodes, r.elapsed.as_millis())
     }
 }
 
@@ -108,66 +70,15 @@ pub fn diagram(board: &Board) -> Vec<String> {
     lines
 }
 
-/// Plays the move written in `text` if it is legal.
-fn play_text(board: &mut Board, text: &str) -> Result<(), String> {
-    if text.is_empty() {
-        return Err("`move` needs a move, like `move 351624` or `move 4:b4c3`".into());
-    }
-    let m = Einstein.parse_move(board, text)?;
-    Einstein.play_checked(board, m).map_err(|e| format!("`{text}`: {e}"))
-}
-
-/// Searches, plays and returns the engine's move.
-fn think(
-    engine: &mut Engine<Einstein>,
-    options: &ProtocolOptions,
-    board: &mut Board,
-    out: &mut dyn Write,
-) -> Result<String, String> {
-    if let Some(end) = end_line(board) {
-        return Err(format!("the game is over ({end}); `new` starts another"));
-    }
-    if board.chance().is_some() {
-        return Err("the die is to be rolled first: `roll 1` to `roll 6`".into());
-    }
-    let r = engine.search(board, &options.limits);
-    let text = Einstein.format_move(board, r.best);
-    if options.verbose {
-        let _ = writeln!(out, "# score {} playouts {} time {} ms", r.score, r.nodes, r.elapsed.as_millis());
-    }
-    Einstein.play_checked(board, r.best).map_err(|e| format!("the engine's move {text} was refused: {e}"))?;
-    Ok(text)
-}
-
-/// `end WINNER REASON` once the game is over.
-fn end_line(board: &Board) -> Option<String> {
-    match board.status() {
-        Status::Ongoing => None,
-        Status::Won { winner, reason } => Some(format!("end {} {reason}", winner.name())),
-        Status::Draw { reason } => Some(format!("end draw {reason}")),
-    }
-}
-
-fn with_end(board: &Board, mut lines: Vec<String>) -> Vec<String> {
-    lines.extend(end_line(board));
-    lines
-}
-
-/// At most 40 characters of a line, for error messages.
-fn clip(line: &str) -> String {
-    let mut s: String = line.chars().take(40).collect();
-    if s.len() < line.len() {
-        s.push_str("...");
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::limits::Limits;
     use crate::core::settings::{EngineSettings, SearchKind};
     use crate::games::einstein::eval::EINSTEIN_HYBRID;
+    use crate::games::line_protocol::run;
+    use crate::games::ProtocolOptions;
+    use crate::search::Engine;
 
     fn transcript(input: &str) -> Vec<String> {
         let settings = EngineSettings { search: SearchKind::Mcts, ..EngineSettings::default() };

@@ -27,6 +27,7 @@ use crate::games::connect::board::{Cell, Colour, Rules};
 use crate::games::connect::game::ConnectPosition;
 use crate::games::connect::movegen::Move;
 use crate::games::gomoku::{Gomoku, GomokuBoard};
+use crate::games::line_protocol::{clip, one_line, read_command};
 use crate::games::ProtocolOptions;
 use crate::search::Engine;
 
@@ -50,16 +51,8 @@ pub fn run<R: BufRead, W: Write, E: Write>(
     let mut s =
         Session { engine, options, board: GomokuBoard::new(), started: false, turn_ms: None, left_ms: None, games: 0 };
     let mut raw = Vec::new();
-    loop {
-        raw.clear();
-        if input.read_until(b'\n', &mut raw)? == 0 {
-            return Ok(());
-        }
-        let line = String::from_utf8_lossy(&raw);
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
+    while let Some(line) = read_command(&mut input, &mut raw)? {
+        let line = line.as_str();
         let mut words = line.split_whitespace();
         let command = words.next().unwrap_or("").to_ascii_uppercase();
         let rest: Vec<&str> = words.collect();
@@ -91,6 +84,7 @@ pub fn run<R: BufRead, W: Write, E: Write>(
         }
         out.flush()?;
     }
+    Ok(())
 }
 
 /// What a command answers.
@@ -201,18 +195,13 @@ impl Session<'_> {
         let mut bad: Option<String> = None;
         let mut raw = Vec::new();
         loop {
-            raw.clear();
-            if input.read_until(b'\n', &mut raw)? == 0 {
+            let Some(line) = read_command(input, &mut raw)? else {
                 bad.get_or_insert_with(|| "the input ended before `DONE`".into());
                 break;
-            }
-            let line = String::from_utf8_lossy(&raw);
-            let line = line.trim();
+            };
+            let line = line.as_str();
             if line.eq_ignore_ascii_case("DONE") {
                 break;
-            }
-            if line.is_empty() {
-                continue;
             }
             let parts: Vec<&str> = line.split(',').map(str::trim).collect();
             match parts[..] {
@@ -412,23 +401,6 @@ fn xy_of(c: Cell) -> (usize, usize) {
 /// A move of `x,y`, for tests.
 pub fn move_at(x: usize, y: usize) -> Move {
     Move::single((x + (SIZE - 1 - y) * SIZE) as Cell)
-}
-
-/// Input echoed in a reply, cut short.
-fn clip(text: &str) -> String {
-    const MAX: usize = 64;
-    if text.chars().count() <= MAX {
-        text.to_string()
-    } else {
-        let mut s: String = text.chars().take(MAX).collect();
-        s.push_str("...");
-        s
-    }
-}
-
-/// A reason that fits on one line whatever input it quotes.
-fn one_line(text: &str) -> String {
-    text.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
 }
 
 #[cfg(test)]

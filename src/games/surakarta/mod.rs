@@ -285,6 +285,6 @@ impl Descriptor for Surakarta {
         out: &mut dyn Write,
         err: &mut dyn Write,
     ) -> std::io::Result<()> {
-        protocol::run(engine, options, input, out, err)
+        crate::games::line_protocol::run(engine, options, input, out, err)
     }
 }

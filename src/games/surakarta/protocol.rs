@@ -1,4 +1,5 @@
-//! Surakarta's line protocol for `evotune play --game surakarta` (docs/protocols.md and
+//! Surakarta's moves and board in the line protocol ([`crate::games::line_protocol`]) of
+//! `evotune play --game surakarta` (docs/protocols.md and
 //! docs/surakarta.md in this repository). One
 //! command a line, words separated by spaces, the command in any case:
 //!
@@ -14,126 +15,16 @@
 //! wrong (an unknown command, a move that is not a move or not legal, `go` after the end) is
 //! answered with one line `error ...` saying what was expected, and changes nothing.
 
-use std::io::{BufRead, Write};
-
-use crate::core::game::{Game, Status};
+use crate::games::line_protocol::LineGame;
 use crate::games::surakarta::board::Board;
 use crate::games::surakarta::Surakarta;
-use crate::games::ProtocolOptions;
-use crate::search::Engine;
 
-/// Runs the protocol until `quit` or the end of the input.
-pub fn run(
-    engine: &mut Engine<Surakarta>,
-    options: &ProtocolOptions,
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> std::io::Result<()> {
-    let mut board = Board::start();
-    let mut games = 0u64;
-    engine.new_game(games);
-    let mut raw = Vec::new();
-    loop {
-        raw.clear();
-        if input.read_until(b'\n', &mut raw)? == 0 {
-            return Ok(());
-        }
-        let line = String::from_utf8_lossy(&raw);
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let (command, rest) = match line.split_once(char::is_whitespace) {
-            Some((c, r)) => (c.to_ascii_lowercase(), r.trim()),
-            None => (line.to_ascii_lowercase(), ""),
-        };
-        let reply: Result<Vec<String>, String> = match command.as_str() {
-            "quit" => return Ok(()),
-            "new" => {
-                board = Board::start();
-                games += 1;
-                engine.new_game(games);
-                Ok(vec!["ok".into()])
-            }
-            "move" => play_text(&mut board, rest).map(|()| with_end(&board, vec!["ok".into()])),
-            "go" => think(engine, options, &mut board, out).map(|m| with_end(&board, vec![format!("move {m}")])),
-            "board" => {
-                let mut lines: Vec<String> = board.diagram().lines().map(String::from).collect();
-                lines.push("ok".into());
-                Ok(lines)
-            }
-            _ => Err(format!("unknown command `{}`; the commands are new, move, go, board, quit", clip(line))),
-        };
-        match reply {
-            Ok(lines) => {
-                for l in lines {
-                    writeln!(out, "{l}")?;
-                }
-            }
-            Err(why) => {
-                let text = format!("error {}", why.replace('\n', " "));
-                if options.errors_to_stderr {
-                    writeln!(err, "{text}")?;
-                } else {
-                    writeln!(out, "{text}")?;
-                }
-            }
-        }
-        out.flush()?;
-    }
-}
+impl LineGame for Surakarta {
+    const MOVE_EXAMPLE: &'static str = "`move b2-b3`";
 
-/// Plays the move written in `text` if it is legal.
-fn play_text(board: &mut Board, text: &str) -> Result<(), String> {
-    if text.is_empty() {
-        return Err("`move` needs a move, like `move b2-b3`".into());
+    fn diagram(&self, board: &Board) -> Vec<String> {
+        board.diagram().lines().map(String::from).collect()
     }
-    let m = Surakarta.parse_move(board, text)?;
-    Surakarta.play_checked(board, m).map_err(|e| format!("`{text}`: {e}"))
-}
-
-/// Searches, plays and returns the engine's move.
-fn think(
-    engine: &mut Engine<Surakarta>,
-    options: &ProtocolOptions,
-    board: &mut Board,
-    out: &mut dyn Write,
-) -> Result<String, String> {
-    if let Some(end) = end_line(board) {
-        return Err(format!("the game is over ({end}); `new` starts another"));
-    }
-    let r = engine.search(board, &options.limits);
-    let text = Surakarta.format_move(board, r.best);
-    if options.verbose {
-        let _ =
-            writeln!(out, "# depth {} score {} nodes {} time {} ms", r.depth, r.score, r.nodes, r.elapsed.as_millis());
-    }
-    Surakarta.play_checked(board, r.best).map_err(|e| format!("the engine's move {text} was refused: {e}"))?;
-    Ok(text)
-}
-
-/// `end WINNER REASON` once the game is over.
-fn end_line(board: &Board) -> Option<String> {
-    match board.status() {
-        Status::Ongoing => None,
-        Status::Won { winner, reason } => Some(format!("end {} {reason}", winner.name())),
-        Status::Draw { reason } => Some(format!("end draw {reason}")),
-    }
-}
-
-fn with_end(board: &Board, mut lines: Vec<String>) -> Vec<String> {
-    lines.extend(end_line(board));
-    lines
-}
-
-/// At most 40 characters of a line, for error messages.
-fn clip(line: &str) -> String {
-    let mut s: String = line.chars().take(40).collect();
-    if s.len() < line.len() {
-        s.push_str("...");
-    }
-    s
 }
 
 #[cfg(test)]
@@ -141,7 +32,10 @@ mod tests {
     use super::*;
     use crate::core::limits::Limits;
     use crate::core::settings::EngineSettings;
+    use crate::games::line_protocol::run;
     use crate::games::surakarta::eval::SURAKARTA_FEATURES;
+    use crate::games::ProtocolOptions;
+    use crate::search::Engine;
 
     fn transcript(input: &str) -> Vec<String> {
         let mut engine = Engine::<Surakarta>::new(EngineSettings::default(), &SURAKARTA_FEATURES.defaults());
