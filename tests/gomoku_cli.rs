@@ -1,12 +1,12 @@
-//! Every command with `--game gomoku`, end to end: bench (a deterministic signature), bestmove,
-//! selfplay, match, tournament, openings, export, play (the pbrain protocol) and a tiny GA
-//! run; and a table of one game refused by the other.
+//! What only Gomoku has, end to end: its bench signature, its tactics and errors in bestmove,
+//! SGF records, its three evaluations in one match, the pbrain protocol. Every command with
+//! every game: tests/games.rs.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 mod common;
-use common::cli::{bench_nodes, fails, ok, run, s, BIN};
+use common::cli::{bench_nodes, fails, ok, BIN};
 
 /// The node signature of `evotune bench --game gomoku --depth 4`.
 const GOMOKU_BENCH_DEPTH_4_NODES: u64 = 62262;
@@ -30,12 +30,9 @@ fn bench_and_bestmove() {
 }
 
 #[test]
-fn selfplay_match_tournament_and_openings() {
+fn sgf_records_and_the_three_evaluations() {
     let dir = tempfile::tempdir().unwrap();
     let d = |f: &str| dir.path().join(f).to_str().unwrap().to_string();
-    ok(&["openings", "--game", "gomoku", "--count", "8", "-o", &d("o.txt")]);
-    let suite = std::fs::read_to_string(d("o.txt")).unwrap();
-    assert_eq!(suite.lines().filter(|l| !l.starts_with('#')).count(), 8);
     let (out, _) = ok(&[
         "match",
         "--game",
@@ -45,38 +42,15 @@ fn selfplay_match_tournament_and_openings() {
         "--b",
         "random:2",
         "--pairs",
-        "4",
+        "1",
         "--depth",
-        "2",
-        "--openings",
-        &d("o.txt"),
-        "--records",
-        &d("m.jsonl"),
+        "1",
         "--sgf",
         &d("m.sgf"),
     ]);
-    assert!(out.contains("8 games, W ") && out.contains("Elo "), "{out}");
-    let records = std::fs::read_to_string(d("m.jsonl")).unwrap();
-    let first: serde_json::Value = serde_json::from_str(records.lines().next().unwrap()).unwrap();
-    assert_eq!(first["game"], "gomoku");
-    assert!(["five", "full", "movecap"].contains(&first["reason"].as_str().unwrap()), "{first}");
+    assert!(out.contains("2 games"), "{out}");
     assert!(std::fs::read_to_string(d("m.sgf")).unwrap().starts_with("(;FF[4]GM[Gomoku]"));
-    let (out, _) = ok(&[
-        "selfplay",
-        "--game",
-        "gomoku",
-        "--a",
-        "defaults",
-        "--b",
-        "defaults",
-        "--games",
-        "2",
-        "--depth",
-        "1",
-        "--records",
-        &d("s.jsonl"),
-    ]);
-    assert!(out.contains("records "));
+    // The three evaluations, by name, in a tournament and a match.
     let (out, _) = ok(&[
         "tournament",
         "--game",
@@ -90,39 +64,11 @@ fn selfplay_match_tournament_and_openings() {
         "1",
     ]);
     assert!(out.contains("Ratings (Bradley-Terry"), "{out}");
-    // The three evaluations, by name, in a match.
     let (out, _) = ok(&[
         "match", "--game", "gomoku", "--a", "defaults", "--b", "defaults", "--b-eval", "patterns", "--pairs", "1",
         "--depth", "1",
     ]);
     assert!(out.contains("2 games"), "{out}");
-}
-
-#[test]
-fn tables_name_their_game() {
-    let dir = tempfile::tempdir().unwrap();
-    let go = dir.path().join("go.toml");
-    let c6 = dir.path().join("c6.toml");
-    ok(&["export", "--game", "gomoku", "--weights", "defaults", "-o", s(&go)]);
-    ok(&["export", "--weights", "defaults", "-o", s(&c6)]);
-    let text = std::fs::read_to_string(&go).unwrap();
-    assert!(
-        text.contains("game = \"gomoku\"") && text.contains("eval = \"tuple6\"") && text.contains("opp_flex3 = -8000")
-    );
-    // Each game refuses the other's table, naming the file and the game.
-    let e = fails(&["bestmove", "--weights", s(&go), "--depth", "1"]);
-    assert!(e.contains("go.toml") && e.contains("game") && e.contains("connect6"), "{e}");
-    let e = fails(&["bestmove", "--game", "gomoku", "--weights", s(&c6), "--depth", "1"]);
-    assert!(e.contains("c6.toml") && e.contains("gomoku"), "{e}");
-    // An evaluation the game does not have.
-    let e = fails(&["bestmove", "--game", "gomoku", "--eval", "roads-global", "--depth", "1"]);
-    assert!(e.contains("roads-global") && e.contains("tuple6"), "{e}");
-    let (header, _) = ok(&["export", "--game", "gomoku", "--weights", s(&go), "--format", "c"]);
-    assert!(header.contains("evotune_gomoku_tuple6_weights"), "{header}");
-    // An unknown game is a command-line error (exit 2) listing the games.
-    let out = run(&["bench", "--game", "chess"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("gomoku"));
 }
 
 #[test]
@@ -145,39 +91,4 @@ fn play_speaks_pbrain() {
     assert!(lines[3].contains(','), "{text}");
     assert!(lines[4].starts_with("ERROR"), "{text}");
     assert_eq!(lines.len(), 5, "nothing after END: {text}");
-}
-
-#[test]
-fn a_tiny_gomoku_run_tunes_the_six_tuple_table() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut config: toml::Table = std::fs::read_to_string("configs/gomoku-quick.toml").unwrap().parse().unwrap();
-    config.insert("generations".into(), 2.into());
-    config.insert("population".into(), 8.into());
-    config.insert("groups".into(), 2.into());
-    let set = |config: &mut toml::Table, section: &str, key: &str, v: toml::Value| {
-        config.get_mut(section).and_then(|t| t.as_table_mut()).unwrap().insert(key.into(), v);
-    };
-    set(&mut config, "engine", "depth", 1.into());
-    set(&mut config, "engine", "vcdt_depth", 0.into());
-    set(&mut config, "hall_of_fame", "pairs", 1.into());
-    set(&mut config, "openings", "count", 300.into());
-    set(&mut config, "final", "candidates", 2.into());
-    set(&mut config, "final", "pairs", 2.into());
-    set(&mut config, "validation", "pairs", 4.into());
-    set(&mut config, "output", "plot", false.into());
-    let path = dir.path().join("g.toml");
-    std::fs::write(&path, toml::to_string(&config).unwrap()).unwrap();
-    let out = dir.path().join("out");
-    let (stdout, stderr) = ok(&["evolve", "--config", s(&path), "--out", s(&out), "--log"]);
-    assert!(stdout.contains("champion "), "{stdout}");
-    assert!(stderr.contains("validation vs defaults: 8 games"), "{stderr}");
-    let champion = out.join("results/gomoku-quick/champion.toml");
-    let text = std::fs::read_to_string(&champion).unwrap();
-    assert!(text.contains("game = \"gomoku\"") && text.contains("eval = \"tuple6\""), "{text}");
-    let report = std::fs::read_to_string(out.join("results/gomoku-quick/report.md")).unwrap();
-    assert!(report.contains("--game gomoku") && report.contains("--vcdt-depth 0"), "{report}");
-    // The champion plays where a Gomoku table is expected, and --game must match a config.
-    ok(&["bestmove", "--game", "gomoku", "--weights", s(&champion), "--moves", "h8", "--depth", "1"]);
-    let e = fails(&["evolve", "--config", s(&path), "--game", "connect6", "--out", s(&out)]);
-    assert!(e.contains("--game connect6") && e.contains("gomoku"), "{e}");
 }
