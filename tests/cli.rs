@@ -47,6 +47,20 @@ fn shipped_weight_tables_load() {
     }
 }
 
+/// Every Connect6 evaluation can be chosen by name and searched with.
+#[test]
+fn each_connect6_evaluation_plays() {
+    for eval in ["roads", "roads-global", "patterns", "transitions"] {
+        let (out, _) = ok(&["bestmove", "--eval", eval, "--moves", "j10 k11k9", "--depth", "2"]);
+        assert!(out.starts_with("bestmove "), "{eval}: {out}");
+    }
+    // Black's four j10..m10 is open at both ends: Li Guo 2007's evaluation makes six.
+    let (out, _) =
+        ok(&["bestmove", "--eval", "transitions", "--moves", "j10 a1a2 k10l10 a4a6 m10s19 a8a10", "--depth", "2"]);
+    let stones = out.lines().next().unwrap().strip_prefix("bestmove ").unwrap();
+    assert!(["i10n10", "n10i10", "h10i10", "i10h10", "n10o10", "o10n10"].contains(&stones), "{out}");
+}
+
 #[test]
 fn bestmove_answers_in_record_notation() {
     let (out, _) = ok(&["bestmove", "--moves", "j10 k11k9", "--depth", "2"]);

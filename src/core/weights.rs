@@ -463,14 +463,14 @@ fn resolve_schema(meta: &Meta, file: &str, choices: &[&'static Schema]) -> Resul
 mod tests {
     use super::*;
     use crate::games::connect::eval::roads::CONNECT6_ROADS;
-    use crate::games::connect::eval::{CONNECT6_PATTERNS, GOMOKU_PATTERNS, GOMOKU_ROADS};
+    use crate::games::connect::eval::{CONNECT6_PATTERNS, CONNECT6_TRANSITIONS, GOMOKU_PATTERNS, GOMOKU_ROADS};
 
     /// Connect6's schemas, the default first, as a command of that game accepts them.
     const C6: &[&Schema] = &[&CONNECT6_ROADS, &CONNECT6_PATTERNS];
 
     #[test]
     fn every_schema_is_consistent() {
-        for s in [&CONNECT6_ROADS, &CONNECT6_PATTERNS, &GOMOKU_ROADS, &GOMOKU_PATTERNS] {
+        for s in [&CONNECT6_ROADS, &CONNECT6_PATTERNS, &CONNECT6_TRANSITIONS, &GOMOKU_ROADS, &GOMOKU_PATTERNS] {
             let mut names: Vec<_> = s.specs.iter().map(|w| w.name).collect();
             names.sort_unstable();
             names.dedup();

@@ -170,6 +170,7 @@ fn any_value() -> impl proptest::strategy::Strategy<Value = toml::Value> {
         prop::sample::select(vec![
             "roads",
             "patterns",
+            "transitions",
             "roads-global",
             "random",
             "played",

@@ -2,16 +2,18 @@
 
 pub mod patterns;
 pub mod roads;
+pub mod transitions;
 
 pub use patterns::{CONNECT6_PATTERNS, GOMOKU_PATTERNS};
 pub use roads::{CONNECT6_ROADS, GOMOKU_ROADS};
+pub use transitions::CONNECT6_TRANSITIONS;
 
 use crate::core::game::{Evaluate, Evaluation};
 use crate::core::weights::Weights;
 use crate::games::connect::board::Board;
 
 /// Connect6's evaluations, the default first.
-pub static CONNECT6_EVALUATIONS: [Evaluation; 3] = [
+pub static CONNECT6_EVALUATIONS: [Evaluation; 4] = [
     Evaluation {
         name: "roads",
         schema: &CONNECT6_ROADS,
@@ -25,6 +27,12 @@ pub static CONNECT6_EVALUATIONS: [Evaluation; 3] = [
         tunable: false,
     },
     Evaluation { name: "patterns", schema: &CONNECT6_PATTERNS, doc: "pattern (棋型) evaluation", tunable: true },
+    Evaluation {
+        name: "transitions",
+        schema: &CONNECT6_TRANSITIONS,
+        doc: "Li Guo 2007's K function: each stone worth the pattern transitions it causes (li2007)",
+        tunable: true,
+    },
 ];
 
 /// A ready-to-use Connect evaluation: the weights unpacked for speed.
@@ -32,16 +40,20 @@ pub static CONNECT6_EVALUATIONS: [Evaluation; 3] = [
 pub enum Evaluator {
     Roads(roads::RoadEval),
     Patterns(patterns::PatternEval),
+    /// Boxed: its two transition tables are ten times the size of the other evaluations.
+    Transitions(Box<transitions::TransitionEval>),
 }
 
 impl Evaluator {
-    /// The evaluation `name` (`roads`, `roads-global`, `patterns`) of a table of its schema.
+    /// The evaluation `name` (`roads`, `roads-global`, `patterns`, `transitions`) of a table of
+    /// its schema.
     /// Panics on another name: callers resolve names against the game's list first.
     pub fn new(name: &str, weights: &Weights) -> Evaluator {
         match name {
             "roads" => Evaluator::Roads(roads::RoadEval::new(weights)),
             "roads-global" => Evaluator::Roads(roads::RoadEval::new(weights).with_global_scanning()),
             "patterns" => Evaluator::Patterns(patterns::PatternEval::new(weights)),
+            "transitions" => Evaluator::Transitions(Box::new(transitions::TransitionEval::new(weights))),
             other => panic!("no Connect evaluation `{other}`"),
         }
     }
@@ -52,6 +64,7 @@ impl Evaluator {
         match self {
             Evaluator::Roads(e) => e.evaluate(board),
             Evaluator::Patterns(e) => e.evaluate(board),
+            Evaluator::Transitions(e) => e.evaluate(board),
         }
     }
 }
