@@ -4,6 +4,7 @@ pub mod board;
 pub mod descriptor;
 pub mod eval;
 pub mod game;
+pub mod geometry;
 pub mod movegen;
 pub mod notation;
 pub mod openings;

@@ -1,0 +1,230 @@
+//! The rules of Connect(m,n,k,p,q) and the tables that depend only on them ([`Geometry`]: the
+//! roads, the roads through each cell, Zobrist keys), built once per rule set and shared by
+//! every board of those rules.
+
+use std::sync::{Arc, OnceLock};
+
+/// The largest k supported (roads are at most this long).
+pub const MAX_K: usize = 8;
+
+/// The most stones a turn may place (p). Threat roads have at most this many empty cells.
+pub const MAX_P: usize = 2;
+
+/// A cell index, `x + y * width`.
+pub type Cell = u16;
+
+/// The roads through one cell in one direction, in order along the line: road j holds the
+/// line's cells j .. j + k, so together they cover `roads + k - 1` cells from `first`,
+/// `step` apart.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LineThrough {
+    first: Cell,
+    step: i16,
+    len: u8,
+    roads: [u16; MAX_K],
+}
+
+impl LineThrough {
+    /// The roads, in order along the line.
+    #[inline]
+    pub fn roads(&self) -> &[u16] {
+        &self.roads[..self.len as usize]
+    }
+
+    /// Where cell c of the line is among its cells (c must be one of them).
+    #[inline]
+    pub fn offset_of(&self, c: Cell) -> usize {
+        ((c as isize - self.first as isize) / self.step as isize) as usize
+    }
+
+    /// The cells the roads cover, in order along the line: cell i is in roads
+    /// `i - k + 1 ..= i` (those that exist).
+    #[inline]
+    pub fn cells(&self, k: usize) -> impl Iterator<Item = Cell> {
+        let (first, step) = (self.first as isize, self.step as isize);
+        (0..self.len as usize + k - 1).map(move |i| (first + i as isize * step) as Cell)
+    }
+}
+
+/// The family Connect(m,n,k,p,q) of Wu I-Chen: an m x n board (`width` x `height`), k in a row
+/// wins, p stones per turn, q stones on Black's first turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub width: u8,
+    pub height: u8,
+    pub k: u8,
+    pub p: u8,
+    pub q: u8,
+}
+
+impl Rules {
+    /// Connect6: Connect(19,19,6,2,1).
+    pub const CONNECT6: Rules = Rules { width: 19, height: 19, k: 6, p: 2, q: 1 };
+    /// Freestyle Gomoku: Connect(15,15,5,1,1), overlines win.
+    pub const GOMOKU: Rules = Rules { width: 15, height: 15, k: 5, p: 1, q: 1 };
+
+    /// The word for a line of k stones, as records give it as the end of a game (`five`,
+    /// `six`).
+    pub fn line_word(&self) -> &'static str {
+        ["two", "three", "four", "five", "six", "seven", "eight"][(self.k as usize).clamp(2, MAX_K) - 2]
+    }
+
+    pub fn cells(&self) -> usize {
+        self.width as usize * self.height as usize
+    }
+
+    /// Stones a road must hold for its owner to complete it within one turn.
+    pub fn threat_level(&self) -> usize {
+        (self.k - self.p) as usize
+    }
+}
+
+/// Tables that depend only on the rules, shared by every board of those rules.
+#[derive(Debug)]
+pub struct Geometry {
+    pub rules: Rules,
+    /// Road r holds cells `road_cells[r*k .. r*k+k]`.
+    pub road_cells: Vec<Cell>,
+    /// Roads through cell c: `cell_roads[cell_road_start[c] .. cell_road_start[c+1]]`.
+    pub cell_roads: Vec<u16>,
+    pub cell_road_start: Vec<u32>,
+    /// Cells within Chebyshev distance 2 of each cell (itself excluded).
+    pub near_cells: Vec<Vec<Cell>>,
+    pub(super) zobrist: [Vec<u64>; 2],
+    /// The roads through each cell, by direction.
+    pub(super) lines: Vec<[LineThrough; 4]>,
+    /// For each stone count n of a live road, bit `need - 1` is set when n is `need` (1 or 2)
+    /// stones short of a threat road (and n >= 1): the near-threat sets it belongs in.
+    pub(super) near_roles: [u8; MAX_K + 1],
+}
+
+/// The four line directions: horizontal, vertical, diagonal, anti-diagonal.
+pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+impl Geometry {
+    fn build(rules: Rules) -> Geometry {
+        let (w, h, k) = (rules.width as i32, rules.height as i32, rules.k as i32);
+        assert!((2..=MAX_K as i32).contains(&k) && k <= w.max(h), "unsupported k");
+        assert!((1..=MAX_P as u8).contains(&rules.p) && (1..=rules.p).contains(&rules.q), "unsupported p or q");
+        assert!(w * h <= u16::MAX as i32, "board too large");
+        let mut road_cells = Vec::new();
+        // The road starting at a cell, by direction.
+        let mut road_at = vec![[None::<u16>; 4]; (w * h) as usize];
+        for (dir, (dx, dy)) in DIRECTIONS.into_iter().enumerate() {
+            for y in 0..h {
+                for x in 0..w {
+                    let (ex, ey) = (x + dx * (k - 1), y + dy * (k - 1));
+                    if ex < 0 || ex >= w || ey < 0 || ey >= h {
+                        continue;
+                    }
+                    road_at[(x + y * w) as usize][dir] = Some((road_cells.len() / k as usize) as u16);
+                    for i in 0..k {
+                        road_cells.push(((x + dx * i) + (y + dy * i) * w) as Cell);
+                    }
+                }
+            }
+        }
+        let n_roads = road_cells.len() / k as usize;
+        let mut per_cell: Vec<Vec<u16>> = vec![Vec::new(); (w * h) as usize];
+        for r in 0..n_roads {
+            for &c in &road_cells[r * k as usize..(r + 1) * k as usize] {
+                per_cell[c as usize].push(r as u16);
+            }
+        }
+        let mut cell_roads = Vec::new();
+        let mut cell_road_start = vec![0u32];
+        for roads in &per_cell {
+            cell_roads.extend_from_slice(roads);
+            cell_road_start.push(cell_roads.len() as u32);
+        }
+        let near_cells = (0..w * h)
+            .map(|c| {
+                let (x, y) = (c % w, c / w);
+                let mut v = Vec::new();
+                for dy in -2..=2 {
+                    for dx in -2..=2 {
+                        let (nx, ny) = (x + dx, y + dy);
+                        if (dx, dy) != (0, 0) && nx >= 0 && nx < w && ny >= 0 && ny < h {
+                            v.push((nx + ny * w) as Cell);
+                        }
+                    }
+                }
+                v
+            })
+            .collect();
+        // SplitMix64 from a fixed seed: the hash is the same in every run and on every machine.
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15 ^ ((w as u64) << 32 | (h as u64) << 16 | k as u64);
+        let mut next = || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let zobrist = [(0..w * h).map(|_| next()).collect(), (0..w * h).map(|_| next()).collect()];
+        let lines = (0..w * h)
+            .map(|c| {
+                let (x, y) = (c % w, c / w);
+                DIRECTIONS.map(|(dx, dy)| {
+                    let dir = DIRECTIONS.iter().position(|&d| d == (dx, dy)).expect("a direction");
+                    let mut line = LineThrough { step: (dx + dy * w) as i16, ..LineThrough::default() };
+                    // Roads starting furthest back along the line first.
+                    for back in (0..k).rev() {
+                        let (sx, sy) = (x - back * dx, y - back * dy);
+                        if sx < 0 || sx >= w || sy < 0 || sy >= h {
+                            continue;
+                        }
+                        if let Some(r) = road_at[(sx + sy * w) as usize][dir] {
+                            if line.len == 0 {
+                                line.first = (sx + sy * w) as Cell;
+                            }
+                            line.roads[line.len as usize] = r;
+                            line.len += 1;
+                        }
+                    }
+                    line
+                })
+            })
+            .collect();
+        let level = rules.threat_level();
+        let near_roles = std::array::from_fn(|n| {
+            (1..=2).filter(|&need| n >= 1 && n + need == level).map(|need| 1u8 << (need - 1)).sum()
+        });
+        Geometry { rules, road_cells, cell_roads, cell_road_start, near_cells, zobrist, lines, near_roles }
+    }
+
+    /// The shared geometry of a rule set (built once per process for each rule set).
+    pub fn of(rules: Rules) -> Arc<Geometry> {
+        static C6: OnceLock<Arc<Geometry>> = OnceLock::new();
+        static GO: OnceLock<Arc<Geometry>> = OnceLock::new();
+        match rules {
+            Rules::CONNECT6 => C6.get_or_init(|| Arc::new(Geometry::build(rules))).clone(),
+            Rules::GOMOKU => GO.get_or_init(|| Arc::new(Geometry::build(rules))).clone(),
+            other => Arc::new(Geometry::build(other)),
+        }
+    }
+
+    pub fn road_count(&self) -> usize {
+        self.road_cells.len() / self.rules.k as usize
+    }
+
+    #[inline]
+    pub fn road(&self, r: usize) -> &[Cell] {
+        let k = self.rules.k as usize;
+        &self.road_cells[r * k..(r + 1) * k]
+    }
+
+    /// The roads through cell c in each of the four directions.
+    #[inline]
+    pub fn lines_through(&self, c: Cell) -> &[LineThrough; 4] {
+        &self.lines[c as usize]
+    }
+
+    /// The roads through cell c, in increasing road order (move generation merges these
+    /// lists).
+    #[inline]
+    pub fn roads_through(&self, c: Cell) -> &[u16] {
+        let c = c as usize;
+        &self.cell_roads[self.cell_road_start[c] as usize..self.cell_road_start[c + 1] as usize]
+    }
+}
