@@ -10,6 +10,7 @@ pub mod export;
 pub mod fsutil;
 pub mod ga;
 pub mod games;
+pub mod interrupt;
 pub mod order;
 pub mod player;
 pub mod registry;

@@ -9,6 +9,7 @@ use evotune::tuner::interrupted::Interrupted;
 fn main() -> ExitCode {
     restore_sigpipe();
     let cli = Cli::parse();
+    evotune::interrupt::install();
     let result = cli.command.run();
     match result {
         Ok(()) => ExitCode::SUCCESS,

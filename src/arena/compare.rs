@@ -178,6 +178,10 @@ pub fn games_of(file: &RecordFile, player: &str, opponent: &str) -> Result<Playe
         skipped: 0,
     };
     for (line, r) in &file.records {
+        if !r.is_scored() {
+            games.skipped += 1;
+            continue;
+        }
         let player_first = match (r.first.as_str(), r.second.as_str()) {
             (p, o) if p == player && o == opponent => true,
             (o, p) if p == player && o == opponent => false,

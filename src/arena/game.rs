@@ -286,16 +286,16 @@ fn outside_time(player: &Player, settings: &GameSettings, budget: Option<u64>, l
     TurnTime { budget_ms, left_ms: left, wait: Duration::from_millis(wait) }
 }
 
-/// A game that cannot start (the caller's bug): a draw, recorded as refused.
+/// A game that cannot start (the caller's bug): aborted, left out of the score.
 fn refused(mut record: GameRecord, why: &str) -> GameRecord {
-    record.reason = Reason::Illegal;
+    record.reason = Reason::Aborted;
     record.moves.push(format!("# {why}"));
     record
 }
 
-/// A game lost by `loser`'s outside engine.
+/// A game lost by `loser`'s outside engine, or aborted by the referee (no result then).
 fn forfeited(mut record: GameRecord, loser: Side, f: &Forfeit) -> GameRecord {
-    record.result = outcome_of(loser.other());
+    record.result = if f.reason.is_scored() { outcome_of(loser.other()) } else { Outcome::Draw };
     record.reason = f.reason.clone();
     record.moves.push(format!("# {}", f.note));
     record

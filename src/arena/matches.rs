@@ -49,6 +49,28 @@ pub struct MatchReport {
     pub elapsed: Duration,
     /// Distinct openings the games started from.
     pub openings: usize,
+    /// Games the referee aborted (reason `aborted`): left out of every number above.
+    pub aborted: u64,
+}
+
+/// The scores of a pair of games for A (A first in the first game), each `None` when the
+/// referee aborted that game: scores count games and pentanomials count pairs, so an aborted
+/// game is left out of the first and its pair out of the second.
+pub fn pair_scores(a_first: &GameRecord, a_second: &GameRecord) -> [Option<GameScore>; 2] {
+    [
+        a_first.is_scored().then(|| score_for(a_first.result, true)),
+        a_second.is_scored().then(|| score_for(a_second.result, false)),
+    ]
+}
+
+/// What a summary says of aborted games, if there were any.
+pub fn aborted_note(aborted: u64) -> Option<String> {
+    (aborted > 0).then(|| {
+        format!(
+            "{aborted} game(s) aborted by the referee (an outside engine's exchange failed outside a move; \
+             reason `aborted` in the records): left out of the score"
+        )
+    })
 }
 
 impl MatchReport {
@@ -59,15 +81,21 @@ impl MatchReport {
     }
 
     fn add_pair(&mut self, a_first: &GameRecord, a_second: &GameRecord) {
-        let first = score_for(a_first.result, true);
-        let second = score_for(a_second.result, false);
-        self.a_first.add(first);
-        self.a_second.add(second);
-        self.wdl.add(first);
-        self.wdl.add(second);
-        self.penta.add_pair(first, second);
+        let [first, second] = pair_scores(a_first, a_second);
+        if let Some(f) = first {
+            self.a_first.add(f);
+            self.wdl.add(f);
+        }
+        if let Some(s) = second {
+            self.a_second.add(s);
+            self.wdl.add(s);
+        }
+        if let (Some(f), Some(s)) = (first, second) {
+            self.penta.add_pair(f, s);
+        }
         for r in [a_first, a_second] {
             match r.result {
+                _ if !r.is_scored() => self.aborted += 1,
                 Outcome::First => self.first_wins += 1,
                 Outcome::Second => self.second_wins += 1,
                 Outcome::Draw => self.draws += 1,
@@ -127,6 +155,9 @@ impl MatchReport {
             pct(self.second_wins, g),
             pct(self.draws, g)
         );
+        if let Some(note) = aborted_note(self.aborted) {
+            s += &format!("{note}\n");
+        }
         if let (Some(sprt), Some(llr)) = (sprt, self.llr) {
             let (lower, upper) = sprt.bounds();
             let verdict = match self.verdict {

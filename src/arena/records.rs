@@ -43,6 +43,11 @@ pub enum Reason {
     Crash,
     /// The game reached the turn cap and was scored a draw.
     Movecap,
+    /// The referee ended the game because its exchange with an outside engine failed outside
+    /// a move (an acknowledgement that never came, a game the protocol cannot describe, a
+    /// game that could not start): nobody lost on the board, and the game is left out of
+    /// every score. Its result is written as a draw.
+    Aborted,
 }
 
 impl Reason {
@@ -61,7 +66,13 @@ impl Reason {
             Reason::Timeout => "timeout",
             Reason::Crash => "crash",
             Reason::Movecap => "movecap",
+            Reason::Aborted => "aborted",
         }
+    }
+
+    /// Whether a game that ended so counts in scores: every end but `aborted`.
+    pub fn is_scored(&self) -> bool {
+        *self != Reason::Aborted
     }
 
     fn from_word(w: &str) -> Reason {
@@ -72,6 +83,7 @@ impl Reason {
             "timeout" => Reason::Timeout,
             "crash" => Reason::Crash,
             "movecap" => Reason::Movecap,
+            "aborted" => Reason::Aborted,
             other => Reason::Rule(Cow::Owned(other.to_string())),
         }
     }
@@ -151,6 +163,11 @@ impl GameRecord {
             second_ms: 0,
             version: env!("CARGO_PKG_VERSION").into(),
         }
+    }
+
+    /// Whether the game counts in scores (it was not aborted by the referee).
+    pub fn is_scored(&self) -> bool {
+        self.reason.is_scored()
     }
 
     /// Total thinking time of the game in milliseconds.

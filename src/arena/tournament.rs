@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use anyhow::{ensure, Result};
 
 use crate::arena::game::{play_games, GameJob, Referee};
-use crate::arena::matches::score_for;
+use crate::arena::matches::{aborted_note, pair_scores};
 use crate::arena::openings::OpeningSuite;
 use crate::arena::player::Player;
 use crate::arena::records::GameRecord;
@@ -80,6 +80,8 @@ pub struct PairingResult {
     /// A's results with Black (first to move) and with White.
     pub a_first: Wdl,
     pub a_second: Wdl,
+    /// Games the referee aborted: left out of the numbers above.
+    pub aborted: u64,
 }
 
 /// A finished round robin.
@@ -117,20 +119,31 @@ impl TournamentReport {
             pairs_of.iter().map(|&(a, b)| PairingResult { a, b, ..PairingResult::default() }).collect();
         for (k, two) in records.chunks(2).enumerate() {
             let r = &mut results[k / pairs];
-            let first = score_for(two[0].result, true);
-            let second = score_for(two[1].result, false);
-            r.a_first.add(first);
-            r.a_second.add(second);
-            r.wdl.add(first);
-            r.wdl.add(second);
-            r.penta.add_pair(first, second);
+            let [first, second] = pair_scores(&two[0], &two[1]);
+            if let Some(f) = first {
+                r.a_first.add(f);
+                r.wdl.add(f);
+            }
+            if let Some(s) = second {
+                r.a_second.add(s);
+                r.wdl.add(s);
+            }
+            match (first, second) {
+                (Some(f), Some(s)) => r.penta.add_pair(f, s),
+                _ => r.aborted += u64::from(first.is_none()) + u64::from(second.is_none()),
+            }
         }
         Ok(TournamentReport { players, pairs, results, elapsed: Duration::ZERO })
     }
 
-    /// Games played.
+    /// Games played and scored.
     pub fn games(&self) -> u64 {
         self.results.iter().map(|r| r.wdl.games()).sum()
+    }
+
+    /// Games the referee aborted, left out of every score.
+    pub fn aborted(&self) -> u64 {
+        self.results.iter().map(|r| r.aborted).sum()
     }
 
     /// Games won by the first player (Black), by the second (White), and drawn, whoever
@@ -255,6 +268,9 @@ impl TournamentReport {
             self.games(),
             self.elapsed.as_secs_f64()
         ));
+        if let Some(note) = aborted_note(self.aborted()) {
+            t.note(format!("{note}."));
+        }
         t
     }
 }

@@ -285,6 +285,10 @@ struct Tally {
 fn tally(state: &mut RunState, schedule: &Schedule, records: &[GameRecord], generation: u32) -> Tally {
     let mut t = Tally { points: vec![0.0; state.population.len()], first_wins: 0, second_wins: 0, draws: 0 };
     for (&(b, w), r) in schedule.seats.iter().zip(records) {
+        // A game the referee aborted (an outside anchor's exchange failed) counts for nobody.
+        if !r.is_scored() {
+            continue;
+        }
         let (db, dw, black_score) = match r.result {
             Outcome::First => {
                 t.first_wins += 1;

@@ -179,6 +179,9 @@ impl Evolver<'_> {
             played = records.len();
             for (&(i, opp, finalist_black, _), r) in seats.iter().zip(&records) {
                 let me = Contestant::Individual(distinct[i].0);
+                if !r.is_scored() {
+                    continue;
+                }
                 let score = crate::arena::matches::score_for(r.result, finalist_black);
                 ledger.add(generation, me, opp, score.half_points() as f64 / 2.0);
             }

@@ -369,9 +369,15 @@ impl<'a> Spsa<'a> {
         let mut update = vec![0.0; steps.len()];
         for ((_, delta, a_k, c_k, ..), games) in plans.iter().zip(records.chunks(per_iteration)) {
             // The + side's points, game by game: Black in the even games.
-            let points: f64 =
-                games.iter().enumerate().map(|(j, r)| score_for(r.result, j % 2 == 0).half_points() as f64 / 2.0).sum();
-            let y = 2.0 * points / per_iteration as f64 - 1.0;
+            // Aborted games (none between two inside players) are left out.
+            let scored = games.iter().filter(|r| r.is_scored()).count().max(1);
+            let points: f64 = games
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.is_scored())
+                .map(|(j, r)| score_for(r.result, j % 2 == 0).half_points() as f64 / 2.0)
+                .sum();
+            let y = 2.0 * points / scored as f64 - 1.0;
             y_sum += y;
             for ((u, &d), &s) in update.iter_mut().zip(delta).zip(&steps) {
                 *u += a_k * y / (2.0 * c_k * d) * s;

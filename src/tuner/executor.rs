@@ -25,7 +25,7 @@ use crate::tuner::folder::RunFolder;
 use crate::tuner::lineup::Lineup;
 
 /// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
-pub const EXIT_INTERRUPTED: i32 = 130;
+pub use crate::interrupt::EXIT_INTERRUPTED;
 
 /// The champion of a run, as the tuner picked it.
 pub struct Champion {
@@ -144,8 +144,9 @@ pub fn execute(tuner: &mut dyn Tuner, run: &Run) -> Result<Ended> {
 /// On a first Ctrl-C, `stop` is raised (the step in flight ends, or is cancelled when the
 /// tuner's games stop at once); on a second the process exits.
 fn install_ctrl_c(stop: Arc<AtomicUsize>, step: &'static str, at_once: bool) {
-    // A second handler cannot be installed in the same process; tests run without one.
-    let _ = ctrlc::set_handler(move || {
+    // The process's one handler (crate::interrupt) calls this while the run goes; tests
+    // install no handler.
+    crate::interrupt::on_signal(move |_| {
         if stop.fetch_add(1, Ordering::SeqCst) == 0 {
             if at_once {
                 eprintln!("\nstopping: cancelling the {step}'s games (the last checkpoint stands)");
@@ -154,7 +155,7 @@ fn install_ctrl_c(stop: Arc<AtomicUsize>, step: &'static str, at_once: bool) {
             }
         } else {
             eprintln!("\nstopped; the {step} in flight is lost, the last checkpoint stands");
-            std::process::exit(EXIT_INTERRUPTED);
+            crate::interrupt::exit(EXIT_INTERRUPTED);
         }
     });
 }

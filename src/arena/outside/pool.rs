@@ -21,6 +21,13 @@ use crate::arena::records::Reason;
 
 /// How long an engine asked to quit has before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
+/// Once an engine has written a line that is not the answer awaited (not a move, not an
+/// acknowledgement), how long the answer may still take: it is awake, and a wrong program
+/// should fail soon rather than after the whole hang time.
+const ANSWER_GRACE: Duration = Duration::from_secs(2);
+/// How long a new engine has to answer the protocol's greeting before the other form of it
+/// is tried (Connect6: `name?`, then `name`).
+const FALLBACK_AFTER: Duration = Duration::from_millis(1000);
 
 /// Why an engine lost its game, as the record writes it: the reason and a line for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,8 +43,14 @@ pub struct Stats {
     pub crashed: u64,
     /// Killed for not answering in time.
     pub killed: u64,
-    /// Lost for a reply that was not a move of the protocol, or a refusal (`error`).
+    /// Lost for a reply that was a move of the protocol's notation but not a move of the game
+    /// (off the board, a stone of the wrong count).
     pub bad_replies: u64,
+    /// Lines that were not the answer awaited (`ERROR ...`, garbage), noted and skipped.
+    pub skipped: u64,
+    /// Games ended by the referee's exchange with the engine failing outside a move (an
+    /// acknowledgement that never came), recorded as `aborted` and left out of the score.
+    pub aborted: u64,
 }
 
 /// An outside engine and its processes.
@@ -50,6 +63,23 @@ pub struct OutsideEngine {
     crashed: AtomicU64,
     killed: AtomicU64,
     bad_replies: AtomicU64,
+    skipped: AtomicU64,
+    aborted: AtomicU64,
+}
+
+/// Why [`OutsideEngine::wait_for`] did not see its answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct NoAnswer {
+    pub error: ReadError,
+    /// The last line that was not the answer, if any came.
+    pub last_other: Option<String>,
+}
+
+impl NoAnswer {
+    /// What was seen, for a note: ` (its last line: `...`)`, or nothing.
+    pub fn seen(&self) -> String {
+        self.last_other.as_ref().map(|l| format!(" (its last line: `{}`)", clip(l))).unwrap_or_default()
+    }
 }
 
 impl std::fmt::Debug for OutsideEngine {
@@ -80,6 +110,8 @@ impl OutsideEngine {
             crashed: AtomicU64::new(0),
             killed: AtomicU64::new(0),
             bad_replies: AtomicU64::new(0),
+            skipped: AtomicU64::new(0),
+            aborted: AtomicU64::new(0),
         })
     }
 
@@ -97,6 +129,8 @@ impl OutsideEngine {
             crashed: self.crashed.load(Ordering::Relaxed),
             killed: self.killed.load(Ordering::Relaxed),
             bad_replies: self.bad_replies.load(Ordering::Relaxed),
+            skipped: self.skipped.load(Ordering::Relaxed),
+            aborted: self.aborted.load(Ordering::Relaxed),
         }
     }
 
@@ -137,27 +171,35 @@ impl OutsideEngine {
         self.started.fetch_add(1, Ordering::Relaxed);
         self.note(p.id(), &format!("started `{}` ({})", self.spec.command_line(), self.spec.protocol));
         let (hello, answer) = self.protocol().hello();
-        let greeted = p
-            .send(hello)
-            .map_err(|_| ReadError::Closed)
-            .and_then(|()| self.wait_for(&mut p, answer, Instant::now() + hang));
+        let deadline = Instant::now() + hang;
+        let mut greeted = p.send(hello).map_err(|_| NoAnswer { error: ReadError::Closed, last_other: None }).and_then(
+            |()| match self.protocol().fallback_hello() {
+                Some(_) => self.wait_for(&mut p, answer, deadline.min(Instant::now() + FALLBACK_AFTER)),
+                None => self.wait_for(&mut p, answer, deadline),
+            },
+        );
+        if let (Err(NoAnswer { error: ReadError::Timeout, .. }), Some(other)) =
+            (&greeted, self.protocol().fallback_hello())
+        {
+            self.note(
+                p.id(),
+                &format!("no answer to `{hello}` within {} ms; asking `{other}` instead", FALLBACK_AFTER.as_millis()),
+            );
+            greeted = p
+                .send(other)
+                .map_err(|_| NoAnswer { error: ReadError::Closed, last_other: None })
+                .and_then(|()| self.wait_for(&mut p, answer, deadline));
+        }
         match greeted {
-            Ok(Ok(())) => {}
-            Ok(Err(line)) => {
+            Ok(()) => {}
+            Err(n @ NoAnswer { error: ReadError::Timeout, .. }) => {
                 return Err(self.lost(
                     p,
-                    Reason::Illegal,
-                    format!("answered `{}` to `{hello}` (expected `{answer} ...`)", clip(&line)),
+                    Reason::Aborted,
+                    format!("did not answer `{hello}` with `{answer} ...` within {} ms{}", hang.as_millis(), n.seen()),
                 ))
             }
-            Err(ReadError::Timeout) => {
-                return Err(self.lost(
-                    p,
-                    Reason::Timeout,
-                    format!("did not answer `{hello}` within {} ms", hang.as_millis()),
-                ))
-            }
-            Err(ReadError::Closed) => {
+            Err(NoAnswer { error: ReadError::Closed, .. }) => {
                 return Err(self.lost(p, Reason::Crash, format!("ended before answering `{hello}`")))
             }
         }
@@ -169,31 +211,37 @@ impl OutsideEngine {
         Ok(p)
     }
 
-    /// Reads until a line whose first word is `word` (Ok), or one that is neither that nor
-    /// chatter (its text, as the inner error).
-    pub(crate) fn wait_for(
-        &self,
-        p: &mut EngineProcess,
-        word: &str,
-        deadline: Instant,
-    ) -> Result<Result<(), String>, ReadError> {
+    /// Reads until a line whose first word is `word`. Other lines are skipped (those that are
+    /// not chatter noted in the log); after one of those the answer must come within
+    /// [`ANSWER_GRACE`].
+    pub(crate) fn wait_for(&self, p: &mut EngineProcess, word: &str, deadline: Instant) -> Result<(), NoAnswer> {
+        let mut deadline = deadline;
+        let mut last_other = None;
         loop {
-            let line = p.read_line(deadline)?;
+            let line = p.read_line(deadline).map_err(|error| NoAnswer { error, last_other: last_other.clone() })?;
             let first = line.split_whitespace().next().unwrap_or("");
             if first.eq_ignore_ascii_case(word) {
-                return Ok(Ok(()));
+                return Ok(());
             }
             if self.protocol().classify(&line) != Heard::Chatter {
-                return Ok(Err(line));
+                self.skipped(p.id(), &line, &format!("`{word}` awaited"));
+                deadline = deadline.min(Instant::now() + ANSWER_GRACE);
+                last_other = Some(line);
             }
         }
+    }
+
+    /// Notes a line that was not what the referee waited for, and counts it.
+    pub(crate) fn skipped(&self, pid: u32, line: &str, awaited: &str) {
+        self.skipped.fetch_add(1, Ordering::Relaxed);
+        self.note(pid, &format!("skipped `{}` ({awaited})", clip(line)));
     }
 
     /// Ends a process that has lost its game: counts it, writes the note in the log, reaps it.
     pub(crate) fn lost(&self, mut p: EngineProcess, reason: Reason, what: String) -> Forfeit {
         let what = match reason {
             Reason::Crash => format!("{what} ({})", describe_exit(p.exit_status(Duration::from_millis(200)))),
-            Reason::Timeout => format!("{what}; killed"),
+            Reason::Timeout | Reason::Aborted => format!("{what}; killed"),
             _ => format!("{what}; stopped"),
         };
         self.note(p.id(), &what);
@@ -206,6 +254,7 @@ impl OutsideEngine {
         let counter = match reason {
             Reason::Crash => &self.crashed,
             Reason::Timeout => &self.killed,
+            Reason::Aborted => &self.aborted,
             _ => &self.bad_replies,
         };
         counter.fetch_add(1, Ordering::Relaxed);
@@ -230,11 +279,14 @@ impl OutsideEngine {
     pub fn summary(&self, name: &str) -> String {
         let s = self.stats();
         format!(
-            "outside engine {name}: {} process(es) started, {} crashed, {} killed for time, {} bad replies; log {}",
+            "outside engine {name}: {} process(es) started, {} crashed, {} killed for time, {} bad replies, \
+             {} games aborted, {} lines skipped; log {}",
             s.started,
             s.crashed,
             s.killed,
             s.bad_replies,
+            s.aborted,
+            s.skipped,
             self.log_path.display()
         )
     }

@@ -6,21 +6,49 @@
 //! a blocking read of a pipe cannot do. The engine runs in a process group of its own, so
 //! that killing it also kills whatever it started (a shell script's children), and so that
 //! Ctrl-C at the terminal reaches evotune, which decides, rather than the engines.
+//!
+//! The group is killed whenever the process is dropped, even when the engine itself has
+//! already exited (asked to quit, its children may live on), and every group alive is killed
+//! when evotune is interrupted or terminated ([`kill_all`]): no engine and nothing it started
+//! outlives its use. The engine is reaped only after its group is killed, so that the group's
+//! number cannot have been given to another process meanwhile.
+//!
+//! Writing is paced: a line is never sent sooner than the engine's `pace` after its last
+//! output line. Some engines (Rapfi among Gomocup brains) print their move a moment before
+//! they stop thinking, and drop the first word of a command that arrives in that moment.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-use wait_timeout::ChildExt;
 
 use crate::arena::outside::spec::EngineSpec;
 
 /// The longest line kept from an engine; the rest of a longer line is dropped, so that an
 /// engine writing without end cannot fill the referee's memory.
 const MAX_LINE: usize = 4096;
+/// How often a wait for an engine's exit looks again.
+const EXIT_POLL: Duration = Duration::from_millis(2);
+
+/// The process groups of the engines running now, killed by [`kill_all`].
+static GROUPS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+
+/// Kills the process group of every engine running now (on SIGINT, SIGTERM, or an exit that
+/// skips destructors), so that none outlives evotune. Their leaders are left to the exit to
+/// reap.
+pub fn kill_all() {
+    let groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+    for &pgid in groups.iter() {
+        // SAFETY: kill(2) on a group created for an engine (process_group(0) at spawn) whose
+        // leader has not been reaped, so the number is still that group's.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}
 /// Lines read ahead of the referee; past them the reading thread waits, and so, once its pipe
 /// is full, does an engine that writes more than anyone reads.
 const LINES_AHEAD: usize = 1024;
@@ -39,11 +67,20 @@ pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// When the engine's last line of output came (when it started, before any).
+    last_output: Arc<Mutex<Instant>>,
+    /// The shortest time between the engine's last output and the next line sent to it.
+    pace: Duration,
+    /// How it ended, once seen (the leader is reaped only when dropped).
+    ended: Option<ExitStatus>,
 }
 
 impl EngineProcess {
     /// Starts the spec's program in its directory, stderr appended to `stderr`.
     pub fn spawn(spec: &EngineSpec, stderr: File) -> io::Result<EngineProcess> {
+        // Held while the engine starts, so that an interruption between its start and its
+        // registration cannot miss it.
+        let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
         let mut command = Command::new(&spec.program);
         command.args(&spec.command[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
         command.process_group(0);
@@ -51,36 +88,60 @@ impl EngineProcess {
             command.current_dir(dir);
         }
         let mut child = command.spawn()?;
+        groups.push(child.id() as libc::pid_t);
+        drop(groups);
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
+            kill_group_and_reap(&mut child);
             return Err(io::Error::other("the engine's pipes were not set up"));
         };
         let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
-        std::thread::Builder::new().name(format!("engine-{}", child.id())).spawn(move || {
+        let last_output = Arc::new(Mutex::new(Instant::now()));
+        let seen = Arc::clone(&last_output);
+        let reader = std::thread::Builder::new().name(format!("engine-{}", child.id())).spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut line = Vec::new();
             // Ends at the end of the output (the engine exited or was killed) or when the
             // referee has dropped the engine.
             while let Ok(true) = read_capped_line(&mut reader, &mut line) {
                 let text = String::from_utf8_lossy(&line).trim_end_matches(['\r', '\n']).to_string();
+                *seen.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
                 if tx.send(text).is_err() {
                     break;
                 }
             }
-        })?;
-        Ok(EngineProcess { child, stdin, lines })
+        });
+        if let Err(e) = reader {
+            kill_group_and_reap(&mut child);
+            return Err(e);
+        }
+        Ok(EngineProcess { child, stdin, lines, last_output, pace: spec.pace(), ended: None })
     }
 
     pub fn id(&self) -> u32 {
         self.child.id()
     }
 
-    /// Sends one line. An error means the engine is gone (its input is closed).
+    /// Sends one line, no sooner than the pace after the engine's last output. An error means
+    /// the engine is gone (its input is closed).
     pub fn send(&mut self, line: &str) -> io::Result<()> {
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
+        self.send_lines(&[line])
+    }
+
+    /// Sends lines at once, in one write, no sooner than the pace after the engine's last
+    /// output.
+    pub fn send_lines(&mut self, lines: &[&str]) -> io::Result<()> {
+        if !self.pace.is_zero() {
+            let last = *self.last_output.lock().unwrap_or_else(|e| e.into_inner());
+            let wait = (last + self.pace).saturating_duration_since(Instant::now());
+            if !wait.is_zero() {
+                std::thread::sleep(wait);
+            }
+        }
+        let mut bytes = Vec::new();
+        for line in lines {
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+        }
         write_without_sigpipe(&mut self.stdin, &bytes)
     }
 
@@ -100,26 +161,60 @@ impl EngineProcess {
     }
 
     /// How the engine ended, waiting up to `wait` for it to end; `None` if it is still
-    /// running.
+    /// running. The engine is not reaped (see the module's notes).
     pub fn exit_status(&mut self, wait: Duration) -> Option<ExitStatus> {
-        self.child.wait_timeout(wait).ok().flatten()
+        let until = Instant::now() + wait;
+        loop {
+            if self.ended.is_none() {
+                self.ended = exited_unreaped(self.child.id());
+            }
+            if self.ended.is_some() || Instant::now() >= until {
+                return self.ended;
+            }
+            std::thread::sleep(EXIT_POLL.min(until.saturating_duration_since(Instant::now())));
+        }
     }
 }
 
 impl Drop for EngineProcess {
-    /// Kills the engine's whole process group and reaps the engine, so that no engine and no
-    /// zombie outlives its use.
+    /// Kills the engine's whole process group, whether or not the engine itself still runs,
+    /// and reaps the engine, so that no engine, nothing it started and no zombie outlives
+    /// its use.
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let pgid = self.child.id() as libc::pid_t;
-            // SAFETY: kill(2) with a negative pid signals that process group; the group is the
-            // engine's own (process_group(0) at spawn), created for it and nothing else.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-            let _ = self.child.kill();
+        kill_group_and_reap(&mut self.child);
+    }
+}
+
+/// Kills the group of an engine started by [`EngineProcess::spawn`] (its leader not reaped
+/// yet), reaps the leader and forgets the group.
+fn kill_group_and_reap(child: &mut Child) {
+    let pgid = child.id() as libc::pid_t;
+    let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
+    // SAFETY: kill(2) with a negative pid signals that process group; the group is the
+    // engine's own (process_group(0) at spawn) and its number is held by the unreaped leader.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+    }
+    let _ = child.wait();
+    groups.retain(|&g| g != pgid);
+}
+
+/// How the child `pid` ended, if it has, leaving it unreaped (waitid with WNOWAIT).
+fn exited_unreaped(pid: u32) -> Option<ExitStatus> {
+    use std::os::unix::process::ExitStatusExt;
+    // SAFETY: siginfo_t is plain data that waitid fills; WNOHANG makes the call return at
+    // once, WNOWAIT leaves the child waitable for Child::wait.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let r = libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT);
+        if r != 0 || info.si_pid() == 0 {
+            return None;
         }
-        let _ = self.child.wait();
+        let status = info.si_status();
+        Some(match info.si_code {
+            libc::CLD_EXITED => ExitStatus::from_raw((status & 0xff) << 8),
+            _ => ExitStatus::from_raw(status & 0x7f),
+        })
     }
 }
 

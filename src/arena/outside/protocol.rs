@@ -83,17 +83,19 @@ pub struct Request {
     pub ask: Vec<String>,
 }
 
-/// What a line from the engine is.
+/// What a line from the engine is, while the referee waits for a move. Only a move in the
+/// protocol's notation is a move: anything else is skipped (an engine that never moves loses
+/// on time), so that a line the engine wrote about something else (an `ERROR` for a command
+/// it misread, a `MESSAGE`) never ends a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Heard {
-    /// Comments and information the protocol allows at any time: skipped.
+    /// Comments and information the protocol allows at any time: skipped quietly.
     Chatter,
     /// A move, in the protocol's notation.
     Move(String),
-    /// The engine refused what it was told (`error ...`, `ERROR ...`, `UNKNOWN ...`).
-    Refused,
-    /// Nothing the protocol knows.
-    Garbage,
+    /// A line that is neither a move nor allowed chatter (`ERROR ...`, `UNKNOWN ...`, a
+    /// refusal, garbage): noted in the engine's log and skipped.
+    Other,
 }
 
 const CONNECT6: Rules = Rules::CONNECT6;
@@ -162,6 +164,26 @@ impl Protocol {
             Protocol::Cloudict => ("name", "name"),
             Protocol::Pbrain => ("START 15", "OK"),
             Protocol::Line => ("new", "ok"),
+        }
+    }
+
+    /// Another form of the greeting for engines that ignore the first one, tried when it
+    /// has no answer for a moment: the competition protocol's `name?` is `name` in Cloudict
+    /// and the engines built on it.
+    pub fn fallback_hello(self) -> Option<&'static str> {
+        match self {
+            Protocol::Connect6 => Some("name"),
+            _ => None,
+        }
+    }
+
+    /// The pace of an engine on this protocol unless its spec says otherwise (`pace=MS`), in
+    /// ms: Gomocup brains built like Rapfi print their move a moment before they stop
+    /// thinking and drop the first word of a command that arrives in that moment.
+    pub fn default_pace_ms(self) -> u64 {
+        match self {
+            Protocol::Pbrain => 30,
+            _ => 0,
         }
     }
 
@@ -257,14 +279,16 @@ impl Protocol {
         let line = line.trim();
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let word = word.to_ascii_lowercase();
+        let rest = rest.trim();
         match self {
             _ if line.is_empty() => Heard::Chatter,
+            Protocol::Connect6 | Protocol::Cloudict | Protocol::Line if word == "error" => Heard::Other,
             // Cloudict itself prints a help banner at start (which mentions `move XXXX`) and
             // its search's progress before each move on standard output, and may end a
             // message without a newline just before its move (`We loss!move KLMN`): a line
             // ending in `move` and one word of competition notation is its move, and every
             // other line is chatter (an engine that never moves loses on time).
-            Protocol::Cloudict if word != "error" => match line.rfind("move ") {
+            Protocol::Cloudict => match line.rfind("move ") {
                 Some(at)
                     if (at == 0 || !line.as_bytes()[at - 1].is_ascii_alphanumeric())
                         && is_competition_word(line[at + 5..].trim()) =>
@@ -273,19 +297,22 @@ impl Protocol {
                 }
                 _ => Heard::Chatter,
             },
-            Protocol::Connect6 | Protocol::Line if line.starts_with('#') => Heard::Chatter,
-            Protocol::Connect6 | Protocol::Cloudict | Protocol::Line if word == "error" => Heard::Refused,
-            Protocol::Connect6 | Protocol::Line if word == "move" => Heard::Move(rest.trim().to_string()),
-            // A late answer to `name` (Connect6), the end of a game (line).
-            Protocol::Connect6 if word == "name" => Heard::Chatter,
+            Protocol::Line if line.starts_with('#') => Heard::Chatter,
+            // Engines of the competition protocol (Cloudict among them) print search
+            // statistics too: anything but a move or an error is chatter.
+            Protocol::Connect6 if word == "move" && is_competition_word(rest) => Heard::Move(rest.to_string()),
+            Protocol::Connect6 => Heard::Chatter,
+            Protocol::Line if word == "move" && !rest.is_empty() && !rest.contains(char::is_whitespace) => {
+                Heard::Move(rest.to_string())
+            }
+            // The end of a game.
             Protocol::Line if word == "end" => Heard::Chatter,
             Protocol::Pbrain => match word.as_str() {
                 "message" | "debug" | "suggest" | "ok" => Heard::Chatter,
-                "error" | "unknown" => Heard::Refused,
-                _ if line.contains(',') => Heard::Move(line.to_string()),
-                _ => Heard::Garbage,
+                _ if is_pbrain_xy(line) => Heard::Move(line.to_string()),
+                _ => Heard::Other,
             },
-            _ => Heard::Garbage,
+            _ => Heard::Other,
         }
     }
 
@@ -332,6 +359,12 @@ fn competition(record: &str, pad: bool) -> Result<String, String> {
 /// `@`s (`JJ`, `JJ@@`, `KLMN`), whether or not the cells exist.
 fn is_competition_word(word: &str) -> bool {
     matches!(word.len(), 2 | 4) && word.bytes().all(|b| b.is_ascii_alphabetic() || b == b'@')
+}
+
+/// Whether a line is pbrain coordinates, `x,y` (two whole numbers), on the board or not.
+fn is_pbrain_xy(line: &str) -> bool {
+    let number = |t: &str| !t.trim().is_empty() && t.trim().bytes().all(|b| b.is_ascii_digit());
+    line.split_once(',').is_some_and(|(x, y)| number(x) && number(y))
 }
 
 /// A Gomoku stone of the record as pbrain's `x,y` from the top-left corner.
@@ -385,7 +418,7 @@ mod tests {
         assert_eq!(Protocol::Cloudict.to_record("KLMN", &h), Ok("k12m14".to_string()));
         assert_eq!(Protocol::Cloudict.classify("move KLMN"), Heard::Move("KLMN".into()));
         assert_eq!(Protocol::Cloudict.classify("# board"), Heard::Chatter);
-        assert_eq!(Protocol::Cloudict.classify("error occupied"), Heard::Refused);
+        assert_eq!(Protocol::Cloudict.classify("error occupied"), Heard::Other);
         // Cloudict's own engine talks on standard output: its banner and search statistics
         // are chatter, and a message left without a newline does not hide the move.
         assert_eq!(Protocol::Cloudict.classify("On help for GameEngine Cloudict.Connect6"), Heard::Chatter);
@@ -397,7 +430,12 @@ mod tests {
         assert_eq!(Protocol::Cloudict.classify("the engine will search the move for next step."), Heard::Chatter);
         // A malformed move is still read as the move (and then refused as unreadable).
         assert_eq!(Protocol::Cloudict.classify("move ZZZZ"), Heard::Move("ZZZZ".into()));
-        assert_eq!(Protocol::Connect6.classify("hello there"), Heard::Garbage);
+        assert_eq!(Protocol::Connect6.classify("hello there"), Heard::Chatter);
+        assert_eq!(Protocol::Connect6.classify("move hello there"), Heard::Chatter);
+        assert_eq!(Protocol::Connect6.classify("error occupied"), Heard::Other);
+        assert_eq!(Protocol::Connect6.classify("move JJ@@"), Heard::Move("JJ@@".into()));
+        assert_eq!(Protocol::Line.classify("move a1 b2"), Heard::Other);
+        assert_eq!(Protocol::Line.classify("error what"), Heard::Other);
     }
 
     #[test]
@@ -439,8 +477,13 @@ mod tests {
         assert_eq!(Protocol::Pbrain.to_record("7,7", &h), Ok("h8".to_string()));
         assert!(Protocol::Pbrain.to_record("15,0", &h).is_err());
         assert_eq!(Protocol::Pbrain.classify("MESSAGE thinking"), Heard::Chatter);
-        assert_eq!(Protocol::Pbrain.classify("UNKNOWN what"), Heard::Refused);
-        assert_eq!(Protocol::Pbrain.classify("seven seven"), Heard::Garbage);
+        // Only coordinates are a move: an engine's ERROR for a command it misread (Rapfi drops
+        // the first word of a command that arrives as it finishes a move) is not.
+        for other in ["UNKNOWN what", "seven seven", "ERROR Unknown command: TIMEOUT_TURN", "ERROR 1,2", "7,7,1", ","] {
+            assert_eq!(Protocol::Pbrain.classify(other), Heard::Other, "{other}");
+        }
+        assert_eq!(Protocol::Pbrain.classify(" 7, 12 "), Heard::Move("7, 12".into()));
+        assert_eq!(Protocol::Pbrain.classify("DEBUG 1,2"), Heard::Chatter);
     }
 
     #[test]

@@ -2,16 +2,19 @@
 //! and asked for moves, each reply timed by the referee from the first line of the request to
 //! the reply.
 //!
-//! Whatever goes wrong ends the game for the engine with a [`Forfeit`]: the engine ended
-//! (`crash`), it did not answer in time (`timeout`, and it is killed), or it answered what
-//! the protocol does not allow (`illegal`). The referee then checks the move itself against
-//! the rules. At the end of a game that went in order the process goes back to the pool for
-//! the next game.
+//! Whatever goes wrong ends the game with a [`Forfeit`]: the engine ended (`crash`), it did
+//! not move in time (`timeout`, and it is killed), or it replied a move that is none
+//! (`illegal`); the referee then checks the move itself against the rules. While it waits
+//! for a move, lines that are not one (an `ERROR` for a command the engine misread,
+//! comments) are noted in the log and skipped. When the exchange fails outside a move (an
+//! acknowledgement that never comes, a game the protocol cannot describe), nobody lost on the
+//! board: the game is `aborted` and left out of the score. At the end of a game that went in
+//! order the process goes back to the pool for the next game.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::arena::outside::pool::{clip, Forfeit, OutsideEngine};
+use crate::arena::outside::pool::{clip, Forfeit, NoAnswer, OutsideEngine};
 use crate::arena::outside::process::{EngineProcess, ReadError};
 use crate::arena::outside::protocol::{Heard, Say, Turn};
 use crate::arena::records::Reason;
@@ -78,18 +81,25 @@ impl Session {
             Ok(r) => r,
             // Commands check openings against protocols before any game, so this is the
             // referee's limit, not the engine's fault; it still must not end the match.
-            Err(e) => return Err(self.lose(Reason::Illegal, format!("cannot be told this game: {e}"))),
+            Err(e) => return Err(self.lose(Reason::Aborted, format!("cannot be told this game: {e}"))),
         };
         if let Some(p) = self.process.as_mut() {
             self.engine.discard_pending(p);
         }
+        // Lines without acknowledgement go together with the request, in one write.
+        let mut quiet: Vec<&str> = Vec::new();
         for say in &request.before {
-            self.say(say)?;
+            if say.ack.is_some() {
+                self.send_all(&quiet)?;
+                quiet.clear();
+                self.say(say)?;
+            } else {
+                quiet.push(&say.line);
+            }
         }
         let start = Instant::now();
-        for line in &request.ask {
-            self.send(line)?;
-        }
+        quiet.extend(request.ask.iter().map(String::as_str));
+        self.send_all(&quiet)?;
         let asked = request.ask.first().map_or("", String::as_str);
         let deadline = start + time.wait;
         let raw = loop {
@@ -97,14 +107,10 @@ impl Session {
             match protocol.classify(&line) {
                 Heard::Move(m) => break m,
                 Heard::Chatter => continue,
-                Heard::Refused => {
-                    return Err(self.lose(Reason::Illegal, format!("refused `{asked}`: `{}`", clip(&line))))
-                }
-                Heard::Garbage => {
-                    return Err(self.lose(
-                        Reason::Illegal,
-                        format!("answered `{}` to `{asked}`, not a move of the {protocol} protocol", clip(&line)),
-                    ))
+                Heard::Other => {
+                    if let Some(p) = &self.process {
+                        self.engine.skipped(p.id(), &line, &format!("a move awaited after `{}`", clip(asked)));
+                    }
                 }
             }
         };
@@ -120,26 +126,34 @@ impl Session {
         Ok(Reply { text, ms })
     }
 
-    /// Says one line and waits for its acknowledgement, if the protocol has one.
+    /// Says one line and waits for its acknowledgement, if the protocol has one. One that
+    /// never comes aborts the game: the engine did not understand the referee, and nobody
+    /// lost on the board.
     fn say(&mut self, say: &Say) -> Result<(), Forfeit> {
         self.send(&say.line)?;
         let Some(ack) = say.ack else { return Ok(()) };
         let deadline = Instant::now() + self.hang;
         let Some(p) = self.process.as_mut() else { return Err(self.gone()) };
         match self.engine.wait_for(p, ack, deadline) {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(line)) => Err(self.lose(
-                Reason::Illegal,
-                format!("answered `{}` to `{}` (expected `{ack}`)", clip(&line), clip(&say.line)),
-            )),
-            Err(e) => Err(self.read_failed(e, &say.line, self.hang)),
+            Ok(()) => Ok(()),
+            Err(n @ NoAnswer { error: ReadError::Timeout, .. }) => Err(self
+                .lose(Reason::Aborted, format!("did not acknowledge `{}` with `{ack}`{}", clip(&say.line), n.seen()))),
+            Err(NoAnswer { error: ReadError::Closed, .. }) => {
+                Err(self.lose(Reason::Crash, format!("ended while it was to acknowledge `{}`", clip(&say.line))))
+            }
         }
     }
 
     fn send(&mut self, line: &str) -> Result<(), Forfeit> {
+        self.send_all(&[line])
+    }
+
+    /// Sends lines in one write (none: nothing).
+    fn send_all(&mut self, lines: &[&str]) -> Result<(), Forfeit> {
+        let Some(first) = lines.first() else { return Ok(()) };
         let Some(p) = self.process.as_mut() else { return Err(self.gone()) };
-        if p.send(line).is_err() {
-            return Err(self.lose(Reason::Crash, format!("ended before `{}` could be sent", clip(line))));
+        if p.send_lines(lines).is_err() {
+            return Err(self.lose(Reason::Crash, format!("ended before `{}` could be sent", clip(first))));
         }
         Ok(())
     }

@@ -5,8 +5,10 @@
 //! shell: no pipes, variables or `~`. Its first word is the program: a path (relative to the
 //! directory evotune runs in) or a name looked up on `PATH`. The options after it:
 //! `protocol=connect6|cloudict|pbrain|line`, `dir=DIR` (the engine's working directory),
-//! `init=LINE` (a line sent after every start of the engine, repeatable) and `log=FILE` (where
-//! its standard error goes). `--a-protocol`, `--a-dir`, `--a-init` and `--a-log` add the same
+//! `init=LINE` (a line sent after every start of the engine, repeatable; one line, without
+//! a line break), `log=FILE` (where its standard error goes) and `pace=MS` (the shortest time
+//! between the engine's last output and the next line sent to it: 30 ms on pbrain, whose
+//! brains may drop a command that arrives as they finish a move, 0 on the others). `--a-protocol`, `--a-dir`, `--a-init` and `--a-log` add the same
 //! options on the command line. Everything is checked here, before any game: a program that
 //! is not there, an unknown option or a protocol of another game is an error that says what
 //! was expected.
@@ -20,7 +22,9 @@ use crate::arena::outside::protocol::Protocol;
 pub const PREFIX: &str = "cmd:";
 
 /// The options of a spec's text (`key=value`).
-const KEYS: &str = "protocol, dir, init, log";
+const KEYS: &str = "protocol, dir, init, log, pace";
+/// The longest pace, in ms.
+pub const MAX_PACE_MS: u64 = 10_000;
 
 /// Whether a player's text names an outside engine.
 pub fn is_outside(text: &str) -> bool {
@@ -35,6 +39,7 @@ pub struct SpecOptions {
     pub dir: Option<PathBuf>,
     pub init: Vec<String>,
     pub log: Option<PathBuf>,
+    pub pace_ms: Option<u64>,
 }
 
 impl SpecOptions {
@@ -55,6 +60,8 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     pub init: Vec<String>,
     pub log: Option<PathBuf>,
+    /// `pace=MS` when given; [`EngineSpec::pace`] is the pace in force.
+    pub pace_ms: Option<u64>,
 }
 
 impl EngineSpec {
@@ -90,10 +97,22 @@ impl EngineSpec {
                 "dir" => options.dir = Some(PathBuf::from(value)),
                 "init" => options.init.push(value.to_string()),
                 "log" => options.log = Some(PathBuf::from(value)),
+                "pace" => {
+                    options.pace_ms = match value.parse::<u64>() {
+                        Ok(ms) if ms <= MAX_PACE_MS => Some(ms),
+                        _ => return Err(format!("`{part}`: expected pace=MS with 0 <= MS <= {MAX_PACE_MS}")),
+                    }
+                }
                 other => return Err(format!("`{other}`: unknown option of an outside engine (keys: {KEYS})")),
             }
         }
         options.init.extend(extra.init.iter().cloned());
+        if let Some(line) = options.init.iter().find(|l| l.contains(['\n', '\r'])) {
+            return Err(format!(
+                "init line `{}` holds a line break: each init is one protocol line (give one init per line)",
+                line.escape_debug()
+            ));
+        }
         let protocol = extra.protocol.or(options.protocol).unwrap_or_else(|| Protocol::default_for(game));
         if !protocol.games().contains(&game) {
             return Err(format!(
@@ -111,7 +130,13 @@ impl EngineSpec {
         }
         let program = resolve_program(&command[0])?;
         let log = extra.log.clone().or(options.log);
-        Ok(EngineSpec { command, program, protocol, dir, init: options.init, log })
+        let pace_ms = extra.pace_ms.or(options.pace_ms);
+        Ok(EngineSpec { command, program, protocol, dir, init: options.init, log, pace_ms })
+    }
+
+    /// The shortest time between the engine's last output and the next line sent to it.
+    pub fn pace(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.pace_ms.unwrap_or_else(|| self.protocol.default_pace_ms()))
     }
 
     /// The command as one line, quoted where a word needs it.
@@ -147,6 +172,9 @@ impl fmt::Display for EngineSpec {
         }
         if let Some(l) = &self.log {
             write!(f, ";log={}", quoted(&l.display().to_string()))?;
+        }
+        if let Some(p) = self.pace_ms {
+            write!(f, ";pace={p}")?;
         }
         Ok(())
     }
@@ -225,8 +253,11 @@ mod tests {
         assert_eq!(s.log.as_deref(), Some(Path::new("/tmp/a b.log")));
         // The text reads back to the same spec.
         assert_eq!(parse(&s.to_string(), "connect6").unwrap(), s);
-        let s = parse("cmd:sh;init=depth 4;dir=.", "connect6").unwrap();
+        let s = parse("cmd:sh;init=depth 4;dir=.;pace=5", "connect6").unwrap();
         assert_eq!(parse(&s.to_string(), "connect6").unwrap(), s);
+        assert_eq!(s.pace(), std::time::Duration::from_millis(5));
+        assert_eq!(parse("cmd:sh", "gomoku").unwrap().pace(), std::time::Duration::from_millis(30));
+        assert_eq!(parse("cmd:sh", "connect6").unwrap().pace(), std::time::Duration::ZERO);
         assert_eq!(parse("cmd:sh", "gomoku").unwrap().protocol, Protocol::Pbrain);
         assert_eq!(parse("cmd:sh", "connect6").unwrap().protocol, Protocol::Cloudict);
         assert_eq!(parse("cmd:sh", "einstein").unwrap().protocol, Protocol::Line);
@@ -250,7 +281,9 @@ mod tests {
             ("cmd:no-such-engine-xyz", "connect6", "on PATH"),
             ("cmd:sh;protocol=uci", "connect6", "connect6, cloudict, pbrain, line"),
             ("cmd:sh;protocol=pbrain", "connect6", "connect6 engines speak connect6 or cloudict"),
-            ("cmd:sh;depth=3", "connect6", "keys: protocol, dir, init, log"),
+            ("cmd:sh;depth=3", "connect6", "keys: protocol, dir, init, log, pace"),
+            ("cmd:sh;pace=fast", "connect6", "pace=MS"),
+            ("cmd:sh;init='depth 3\nquit'", "connect6", "holds a line break"),
             ("cmd:sh;dir", "connect6", "key=value"),
             ("cmd:sh;dir=/no/such/dir", "connect6", "no such directory"),
             ("cmd:sh 'open", "connect6", "unbalanced quotes"),
