@@ -27,6 +27,9 @@ fn shipped_configs_are_valid() {
     }
     let li = EvolveConfig::load(Path::new("configs/li2007.toml")).unwrap();
     assert_eq!((li.population, li.groups, li.generations), (20, 5, 300));
+    // The paper's chromosome: the transitions' stepValues, the move order held.
+    assert_eq!(li.eval, "transitions");
+    assert_eq!(li.init.hold.len(), 10);
     assert_eq!((li.rates.pc1, li.rates.pc2, li.rates.pm1, li.rates.pm2), (0.9, 0.6, 0.1, 0.001));
     // The paper's count: 5 groups of 4 play 30 pairings.
     assert_eq!(li.games_per_generation(0), 2 * li.pairs * 30);
