@@ -2,13 +2,14 @@
 //! beside it in `commands/`. Doc comments here are the `--help` text.
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::commands;
 use crate::commands::bench::BenchArgs;
 use crate::commands::bestmove::BestmoveArgs;
 use crate::commands::cluster::ClusterCommand;
 use crate::commands::compare::CompareArgs;
+use crate::commands::completions::{CompletionsArgs, ManArgs};
 use crate::commands::evolve::EvolveArgs;
 use crate::commands::export::ExportArgs;
 use crate::commands::fit_order::FitOrderArgs;
@@ -17,6 +18,7 @@ use crate::commands::openings::OpeningsArgs;
 use crate::commands::play::PlayArgs;
 use crate::commands::plot::PlotArgs;
 use crate::commands::reproduce::ReproduceArgs;
+use crate::commands::serve::ServeArgs;
 use crate::commands::spsa::SpsaArgs;
 use crate::commands::tournament::TournamentArgs;
 
@@ -31,7 +33,7 @@ use crate::commands::tournament::TournamentArgs;
 /// play, search, or read weights or openings take `--game connect6|gomoku|surakarta|einstein`
 /// (default connect6, or for `evolve` and `spsa` their config's game).
 #[derive(Parser, Debug)]
-#[command(name = "evotune", version, about, long_about)]
+#[command(name = "evotune", version = crate::VERSION, about, long_about)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -118,6 +120,21 @@ pub enum Command {
     /// `evolve --executor slurm|parallel` drives these steps itself.
     #[command(subcommand)]
     Cluster(ClusterCommand),
+    /// Watch runs in a browser: a small read-only web server on the results folder
+    /// (default results/) that lists the runs and shows each one live as its generations
+    /// finish: fitness and the scores against the anchors with their intervals, diversity,
+    /// each weight, the champion and its validation, the games in flight. It prints the URL;
+    /// it listens on this machine only (127.0.0.1) unless --bind says otherwise. Each run also
+    /// writes the same page as results/<run>/report.html, for when no server runs.
+    Serve(ServeArgs),
+    /// Print a shell's completion script for evotune, e.g. `evotune completions bash >
+    /// ~/.local/share/bash-completion/completions/evotune` (zsh: into a folder of $fpath as
+    /// `_evotune`; fish: ~/.config/fish/completions/evotune.fish).
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), e.g. `evotune man | man -l -`, or `evotune man --out
+    /// DIR` for a page per command (evotune.1, evotune-match.1, ...) to install under a
+    /// man/man1 folder.
+    Man(ManArgs),
 }
 
 impl Command {
@@ -139,6 +156,9 @@ impl Command {
             Command::Compare(a) => commands::compare::run(a),
             Command::FitOrder(a) => commands::fit_order::run(a),
             Command::Reproduce(a) => commands::reproduce::run(a),
+            Command::Serve(a) => commands::serve::run(a),
+            Command::Completions(a) => commands::completions::run_completions(a, Cli::command()),
+            Command::Man(a) => commands::completions::run_man(a, Cli::command()),
         }
     }
 }

@@ -20,3 +20,8 @@ pub mod search;
 pub mod spsa;
 pub mod stats;
 pub mod tuner;
+pub mod watch;
+
+/// The version `--version` prints: the package's version and the commit it was built from
+/// (`unknown` when the source came without one, see build.rs).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("EVOTUNE_COMMIT"), ")");

@@ -74,18 +74,6 @@ pub fn schemas_of(game: GameRef) -> Vec<&'static Schema> {
     out
 }
 
-/// Reads a weight table whose `[meta] game` names its game (a run's champions), for tools
-/// that take whatever game a run played.
-pub fn load_any_table(path: &Path) -> Result<(Weights, Meta)> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
-    let table: toml::Table = text.parse().with_context(|| format!("{}: not valid TOML", path.display()))?;
-    let Some(name) = table.get("meta").and_then(|m| m.get("game")).and_then(|g| g.as_str()) else {
-        bail!("{}: [meta] names no game", path.display());
-    };
-    let game = crate::registry::find(name).with_context(|| path.display().to_string())?;
-    Ok(Weights::parse(&text, &path.display().to_string(), &schemas_of(game))?)
-}
-
 /// A player of `game` from a weight argument or an outside engine's `cmd:...` (`NAME=SPEC`
 /// names it) and engine settings; without limits in the settings it searches `default_limits`
 /// of its search.

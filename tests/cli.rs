@@ -153,7 +153,7 @@ fn match_selfplay_export_and_openings_work_together() {
     for field in ["game", "first", "second", "moves", "result", "reason"] {
         assert!(first.get(field).is_some(), "{field} missing in {first}");
     }
-    assert!(std::fs::read_to_string(d("g.sgf")).unwrap().starts_with("(;FF[4]GM[Connect6]"));
+    assert!(std::fs::read_to_string(d("g.sgf")).unwrap().starts_with("(;FF[4]CA[UTF-8]AP[evotune:"));
     // The same match gives the same games on one thread.
     ok(&[
         "match",

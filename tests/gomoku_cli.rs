@@ -49,7 +49,7 @@ fn sgf_records_and_the_three_evaluations() {
         &d("m.sgf"),
     ]);
     assert!(out.contains("2 games"), "{out}");
-    assert!(std::fs::read_to_string(d("m.sgf")).unwrap().starts_with("(;FF[4]GM[Gomoku]"));
+    assert!(std::fs::read_to_string(d("m.sgf")).unwrap().contains("GM[4]SZ[15]"));
     // The three evaluations, by name, in a tournament and a match.
     let (out, _) = ok(&[
         "tournament",

@@ -14,9 +14,11 @@ use crate::arena::openings::Openings;
 use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome};
 use crate::core::rng::derive_seed;
+use crate::report::json::{document, elo, number, wdl};
 use crate::report::progress::{Progress, ProgressMode};
 use crate::report::run_report::ValidationRow;
 use crate::stats::{GameScore, Hypothesis, Pentanomial, Sprt, Wdl};
+use serde_json::{json, Value};
 
 /// Pairs scored between two SPRT checks and progress reports.
 pub const BATCH_PAIRS: usize = 8;
@@ -104,6 +106,60 @@ impl MatchReport {
     }
 
     /// The report as text, in the style of cutechess-cli / fastchess.
+    /// The match as JSON, from A's side (docs/json.md); `sprt` as it was played.
+    pub fn to_json(&self, sprt: Option<&Sprt>) -> Value {
+        let report = self;
+        let p = report.penta.0;
+        let sprt = match (sprt, report.llr) {
+            (Some(s), Some(llr)) => {
+                let (lower, upper) = s.bounds();
+                json!({
+                    "elo0": s.elo0,
+                    "elo1": s.elo1,
+                    "alpha": s.alpha,
+                    "beta": s.beta,
+                    "llr": number(llr),
+                    "lower": lower,
+                    "upper": upper,
+                    "verdict": match report.verdict {
+                        Some(Hypothesis::H0) => json!("H0"),
+                        Some(Hypothesis::H1) => json!("H1"),
+                        None => Value::Null,
+                    },
+                })
+            }
+            _ => Value::Null,
+        };
+        json!({
+            "a": report.a,
+            "b": report.b,
+            "games": report.wdl.games(),
+            "openings": report.openings,
+            "result": wdl(&report.wdl),
+            "elo": elo(report.wdl.elo(), report.wdl.elo_ci95()),
+            "los": number(report.wdl.los()),
+            "draw_ratio": number(report.wdl.draw_ratio()),
+            "pentanomial": [p[0], p[1], p[2], p[3], p[4]],
+            "pair_elo": elo(report.penta.elo(), report.penta.elo_ci95()),
+            "a_first": wdl(&report.a_first),
+            "a_second": wdl(&report.a_second),
+            "first_player_wins": report.first_wins,
+            "second_player_wins": report.second_wins,
+            "draws": report.draws,
+            "sprt": sprt,
+            "seconds": report.elapsed.as_secs_f64(),
+        })
+    }
+
+    /// The document of `match --json`.
+    pub fn json_document(&self, sprt: Option<&Sprt>) -> Value {
+        let mut m = document("match");
+        if let Value::Object(fields) = self.to_json(sprt) {
+            m.extend(fields);
+        }
+        Value::Object(m)
+    }
+
     pub fn summary(&self, sprt: Option<&Sprt>) -> String {
         let g = self.wdl.games();
         let (lo, hi) = self.wdl.elo_ci95();

@@ -6,6 +6,7 @@
 
 pub mod clock;
 pub mod compare;
+pub mod formats;
 pub mod game;
 pub mod matches;
 pub mod openings;
@@ -34,7 +35,7 @@ pub enum OpeningError {
 pub trait ArenaGame: OpeningBoard + Send + Sync {
     /// The name configs, weight files and records use (`connect6`).
     fn name(&self) -> &'static str;
-    /// The name for people and SGF (`Connect6`).
+    /// The name for people (`Connect6`).
     fn title(&self) -> &'static str;
     /// Checks that record moves make a legal, undecided game at the start of a turn, and
     /// returns a key equal for openings equal up to the board's symmetries.

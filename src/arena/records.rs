@@ -1,5 +1,5 @@
-//! Game records: one JSON object per line (`docs/records.md`), and an SGF export in Little
-//! Golem form.
+//! Game records: one JSON object per line (`docs/records.md`); `formats` writes them for
+//! other programs (SGF, .psq).
 //!
 //! A record names the first and the second player (in Connect6 and Gomoku Black moves first),
 //! the result from their side (`first`, `second`, `draw`) and why the game ended, in the
@@ -11,7 +11,6 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::arena::ArenaGame;
 use crate::core::game::Side;
 use crate::fsutil::LineLog;
 
@@ -182,33 +181,6 @@ impl GameRecord {
             Side::Second => &self.second,
         }
     }
-
-    /// The game in Little Golem SGF: `(;FF[4]GM[Connect6]PB[..]PW[..];B[j10];W[j9l11])`. SGF's
-    /// Black is the first player.
-    pub fn to_sgf(&self, game: &dyn ArenaGame) -> String {
-        let re = match self.result {
-            Outcome::First => "B+",
-            Outcome::Second => "W+",
-            Outcome::Draw => "0",
-        };
-        let mut s = format!(
-            "(;FF[4]GM[{}]PB[{}]PW[{}]RE[{re}]",
-            game.title(),
-            sgf_escape(&self.first),
-            sgf_escape(&self.second)
-        );
-        for (m, side) in self.moves.iter().zip(game.movers(&self.moves)) {
-            s.push_str(if side == Side::First { ";B[" } else { ";W[" });
-            s.push_str(m);
-            s.push(']');
-        }
-        s.push(')');
-        s
-    }
-}
-
-fn sgf_escape(text: &str) -> String {
-    text.replace('\\', "\\\\").replace(']', "\\]")
 }
 
 /// Writes records to a `.jsonl` file, one line each, straight to the file so that a crash

@@ -20,12 +20,12 @@ use crate::arena::openings::OpeningSuite;
 use crate::arena::player::Player;
 use crate::arena::records::GameRecord;
 use crate::stats::{ratings, Pentanomial, Rating, Wdl};
-use std::path::Path;
 
-use crate::arena::records::RecordWriter;
 use crate::core::rng::derive_seed;
+use crate::report::json::{document, number, wdl};
 use crate::report::progress::{Progress, ProgressMode};
 use crate::report::table::{elo, percent, signed, Table};
+use serde_json::{json, Value};
 
 /// How a tournament is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,6 +240,49 @@ impl TournamentReport {
         t
     }
 
+    /// The document of `tournament --json` (docs/json.md): the standings (by score, then
+    /// rating) and every pairing from its first player's side.
+    pub fn json_document(&self) -> Value {
+        let report = self;
+        let mut m = document("tournament");
+        let standings: Vec<Value> = report
+            .standings()
+            .iter()
+            .enumerate()
+            .map(|(rank, s)| {
+                json!({
+                    "rank": rank + 1,
+                    "player": report.players[s.player],
+                    "score": s.score,
+                    "result": wdl(&s.wdl),
+                    "elo": number(s.rating.elo),
+                    "elo_error95": number(s.rating.error95),
+                })
+            })
+            .collect();
+        let pairings: Vec<Value> = report
+            .results
+            .iter()
+            .map(|r| {
+                json!({
+                    "a": report.players[r.a],
+                    "b": report.players[r.b],
+                    "result": wdl(&r.wdl),
+                    "pentanomial": r.penta.0,
+                    "a_first": wdl(&r.a_first),
+                    "a_second": wdl(&r.a_second),
+                })
+            })
+            .collect();
+        m.insert("players".into(), json!(report.players));
+        m.insert("pairs".into(), json!(report.pairs));
+        m.insert("games".into(), json!(report.games()));
+        m.insert("standings".into(), Value::Array(standings));
+        m.insert("pairings".into(), Value::Array(pairings));
+        m.insert("seconds".into(), json!(report.elapsed.as_secs_f64()));
+        Value::Object(m)
+    }
+
     /// Bradley–Terry Elo (mean 0) with 95% error bars, games, W/D/L and score, by rating.
     pub fn rating_table(&self) -> Table {
         let mut order = self.standings();
@@ -307,18 +350,17 @@ pub fn run_tournament(
 }
 
 /// Plays a round robin on the current rayon pool with a progress bar, after a line saying
-/// what will be played; writes the records file if asked. The front end of `tournament` and
-/// the reproductions.
+/// what will be played; hands the games, in schedule order, to `on_games` (which writes the
+/// records and other files the caller opened before). The front end of `tournament` and the
+/// reproductions.
 pub fn play_tournament(
     referee: &dyn Referee,
     players: &[Player],
     suite: &OpeningSuite,
     config: &TournamentConfig,
     mode: ProgressMode,
-    records: Option<&Path>,
+    on_games: &mut dyn FnMut(&[GameRecord]) -> Result<()>,
 ) -> Result<TournamentReport> {
-    // Created before the games so that a bad path fails at once, not after an hour of play.
-    let mut writer = records.map(RecordWriter::create).transpose()?;
     let n_pairings = pairings(players.len()).len();
     let games = 2 * config.pairs * n_pairings;
     if mode != ProgressMode::Hidden {
@@ -338,9 +380,7 @@ pub fn play_tournament(
     let progress = Progress::new("games", games as u64, "games", mode);
     let (report, records) = run_tournament(referee, players, suite, config, &progress)?;
     progress.finish();
-    if let Some(w) = &mut writer {
-        w.write_all(&records)?;
-    }
+    on_games(&records)?;
     Ok(report)
 }
 

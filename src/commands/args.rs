@@ -96,37 +96,37 @@ impl SideArgs {
 #[derive(Args, Debug, Clone)]
 pub struct OpeningArgs {
     /// Opening suite file (one opening per line in record notation); default: generated.
-    #[arg(long)]
+    #[arg(long, help_heading = "Openings")]
     pub openings: Option<PathBuf>,
     /// Seed of the generated opening suite.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, help_heading = "Openings")]
     pub opening_seed: u64,
     /// A game undecided after this many turns is a draw (0: no cap).
-    #[arg(long, default_value_t = 120)]
+    #[arg(long, default_value_t = 120, help_heading = "Adjudication")]
     pub max_turns: usize,
     /// A game clock, BASE+INC in seconds (`60+1`, `0.5+0.05`): each player has BASE for the
     /// game plus INC after each move, thinks for a share of what is left, and loses on time
     /// (`timeout`) if it runs out. Depth and node limits still apply.
-    #[arg(long, value_name = "BASE+INC")]
+    #[arg(long, value_name = "BASE+INC", help_heading = "Limits")]
     pub tc: Option<crate::arena::clock::TimeControl>,
     /// Resign adjudication: a game ends (`resign`) once both players' searches have judged the
     /// same side lost for N turns each in a row (0: never). Outside engines report no scores:
     /// their games are never adjudicated this way.
-    #[arg(long, default_value_t = 0, value_name = "N",
+    #[arg(long, default_value_t = 0, value_name = "N", help_heading = "Adjudication",
           value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::arena::game::MAX_RESIGN_TURNS)))]
     pub resign_turns: u32,
     /// The search score (for the side to move, in the evaluation's units) at or beyond which
     /// --resign-turns counts a side as lost; default: only a proven loss.
-    #[arg(long, value_name = "SCORE", value_parser = clap::value_parser!(i32).range(1..))]
+    #[arg(long, value_name = "SCORE", help_heading = "Adjudication", value_parser = clap::value_parser!(i32).range(1..))]
     pub resign_score: Option<i32>,
     /// Outside engines: how much later than its time for the move (--time-ms, --a-time-ms or
     /// the --tc clock) an engine may answer before it loses on time (`timeout`).
-    #[arg(long, default_value_t = crate::arena::game::DEFAULT_TIME_MARGIN_MS, value_name = "MS",
+    #[arg(long, default_value_t = crate::arena::game::DEFAULT_TIME_MARGIN_MS, value_name = "MS", help_heading = "Limits",
           value_parser = clap::value_parser!(u64).range(0..=MAX_TIME_MS))]
     pub time_margin_ms: u64,
     /// Outside engines: the longest wait for an answer when the move has no time limit (fixed
     /// depth) and for the engine's start; the engine is then killed and loses (`timeout`).
-    #[arg(long, default_value_t = crate::arena::game::DEFAULT_HANG_MS, value_name = "MS", value_parser = time_range())]
+    #[arg(long, default_value_t = crate::arena::game::DEFAULT_HANG_MS, value_name = "MS", help_heading = "Limits", value_parser = time_range())]
     pub hang_ms: u64,
 }
 
@@ -194,29 +194,29 @@ pub struct SideArgs {
     pub b_engine: Vec<EngineOption>,
     /// The protocol of player A's outside engine (--a cmd:...); default: the game's (cloudict
     /// for connect6, pbrain for gomoku, line for surakarta and einstein).
-    #[arg(long, value_enum, value_name = "PROTOCOL")]
+    #[arg(long, value_enum, value_name = "PROTOCOL", help_heading = "Outside engines")]
     pub a_protocol: Option<Protocol>,
     /// The working directory of player A's outside engine.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = "Outside engines")]
     pub a_dir: Option<PathBuf>,
     /// A line sent to player A's outside engine each time it starts, after the protocol's
     /// greeting (e.g. `depth 4` for Cloudict-style engines). Repeatable.
-    #[arg(long, value_name = "LINE", allow_hyphen_values = true)]
+    #[arg(long, value_name = "LINE", allow_hyphen_values = true, help_heading = "Outside engines")]
     pub a_init: Vec<String>,
     /// Where player A's outside engine's standard error goes (appended), with the referee's
     /// notes on it (default: evotune-<pid>-<name>.log in the temporary directory).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Outside engines")]
     pub a_log: Option<PathBuf>,
     /// The protocol of player B's outside engine (--b cmd:...).
-    #[arg(long, value_enum, value_name = "PROTOCOL")]
+    #[arg(long, value_enum, value_name = "PROTOCOL", help_heading = "Outside engines")]
     pub b_protocol: Option<Protocol>,
     /// The working directory of player B's outside engine.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = "Outside engines")]
     pub b_dir: Option<PathBuf>,
     /// A line sent to player B's outside engine each time it starts. Repeatable.
-    #[arg(long, value_name = "LINE", allow_hyphen_values = true)]
+    #[arg(long, value_name = "LINE", allow_hyphen_values = true, help_heading = "Outside engines")]
     pub b_init: Vec<String>,
     /// Where player B's outside engine's standard error goes.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Outside engines")]
     pub b_log: Option<PathBuf>,
 }

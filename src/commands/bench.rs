@@ -10,6 +10,7 @@ use crate::core::game::split_moves;
 use crate::core::limits::Limits;
 use crate::core::settings::EngineOption;
 use crate::core::settings::{EngineSettings, SearchKind};
+use crate::report::json;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -28,6 +29,9 @@ pub struct BenchArgs {
     /// benches the search without that feature (repeatable; options as `match --a-engine`).
     #[arg(long, value_name = "KEY=VALUE")]
     pub engine: Vec<EngineOption>,
+    /// Print the results as one JSON document (docs/json.md) instead of the text lines.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
@@ -53,7 +57,24 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let player = Player::new("bench", evaluation.schema.defaults(), settings, limits);
     let (results, wall) = game.search_positions(&player, &positions, &limits).map_err(|e| anyhow!("bench {e}"))?;
     let secs = wall.as_secs_f64();
-    let mut total_nodes = 0u64;
+    let total_nodes: u64 = results.iter().map(|r| r.nodes).sum();
+    let nps = (total_nodes as f64 / secs.max(1e-9)) as u64;
+    let ms = (secs * 1e3).round() as u64;
+    if args.json {
+        let lines: Vec<json::BenchLine> = results
+            .iter()
+            .map(|r| json::BenchLine {
+                best: &r.best,
+                score: r.score,
+                depth: r.depth,
+                nodes: r.nodes,
+                ms: r.elapsed.as_secs_f64() * 1e3,
+            })
+            .collect();
+        let doc = json::bench_document(game.name(), args.search.name(), args.depth, &lines, total_nodes, nps, ms);
+        print!("{}", json::to_text(&doc));
+        return Ok(());
+    }
     for (i, r) in results.iter().enumerate() {
         println!(
             "position {:>2}  best {:<8} score {:>11}  depth {:>2}  nodes {:>9}  {:>8.1} ms",
@@ -64,13 +85,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             r.nodes,
             r.elapsed.as_secs_f64() * 1e3
         );
-        total_nodes += r.nodes;
     }
-    println!(
-        "bench nodes {} nps {} ms {}",
-        total_nodes,
-        (total_nodes as f64 / secs.max(1e-9)) as u64,
-        (secs * 1e3).round() as u64
-    );
+    println!("bench nodes {total_nodes} nps {nps} ms {ms}");
     Ok(())
 }

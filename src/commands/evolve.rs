@@ -64,6 +64,10 @@ pub struct EvolveArgs {
     /// Start over even if the run's folders already hold a run (they are replaced).
     #[arg(long)]
     pub force: bool,
+    /// At the end, print the run's summary (champion, validation, play-off) as one JSON
+    /// document on stdout (docs/json.md; also written as results/<run>/summary.json).
+    #[arg(long)]
+    pub json: bool,
     /// Log lines instead of progress bars even on a terminal.
     #[arg(long)]
     pub log: bool,
@@ -133,6 +137,13 @@ pub fn run(args: &EvolveArgs) -> Result<()> {
     let options = Options { mode, threads, games, pause_after: None, handle_ctrl_c: true };
     let ended = pool.install(|| run::run(&config, &mut state, &folder, &suite, &referee, &lineup, &options))?;
     match ended {
+        Ended::Champion(path) if args.json => {
+            let summary = folder.paths.results.join("summary.json");
+            let text =
+                std::fs::read_to_string(&summary).with_context(|| format!("{}: cannot read", summary.display()))?;
+            eprintln!("champion {}", path.display());
+            print!("{text}");
+        }
         Ended::Champion(path) => println!("champion {}", path.display()),
         Ended::Interrupted | Ended::Paused => {
             let again = match args.executor {

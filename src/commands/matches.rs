@@ -1,6 +1,6 @@
 //! `evotune match` and `evotune selfplay`: two players, paired openings, colours swapped.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -9,59 +9,62 @@ use crate::arena::game::GameSettings;
 use crate::arena::matches::{play_match, MatchConfig, MatchReport};
 use crate::arena::outside::{self, SpecOptions};
 use crate::arena::player::Player;
-use crate::arena::records::RecordWriter;
 use crate::commands::args::{GameArg, OpeningArgs, SideArgs};
+use crate::commands::outputs::{GameFileArgs, GameOutputs};
 use crate::commands::{clocked, match_openings, thread_pool};
 use crate::core::settings::{EngineSettings, SideOverrides};
-use crate::fsutil::LineLog;
 use crate::player::{is_outside_player, player_with};
 use crate::registry::{EngineReferee, GameRef};
+use crate::report::json;
 use crate::report::progress::ProgressMode;
 use crate::stats::Sprt;
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Players")]
     pub game: GameArg,
     /// Player A: a weight file, a run folder (its champion), `defaults`, `random` or
     /// `random:SEED`; or an outside engine, `cmd:"/path/engine args"` (with --a-protocol,
     /// --a-dir, --a-init, --a-log, or `;protocol=...;dir=...;init=...;log=...` after the
     /// command: docs/protocols.md).
-    #[arg(long)]
+    #[arg(long, help_heading = "Players")]
     pub a: String,
     /// Player B: as player A.
-    #[arg(long)]
+    #[arg(long, help_heading = "Players")]
     pub b: String,
-    /// Game pairs: each opening is played twice, colours swapped.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
-    pub pairs: u64,
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Engine of both players")]
     pub engine: EngineSettings,
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Player A or B alone (overrides the above)")]
     pub sides: SideArgs,
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Openings")]
     pub openings: OpeningArgs,
+    /// Game pairs: each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 50, help_heading = "Openings", value_parser = clap::value_parser!(u64).range(1..))]
+    pub pairs: u64,
     /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
+    #[arg(long, help_heading = "Run")]
     pub threads: Option<usize>,
     /// Write every game as a JSON line to this file.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub records: Option<PathBuf>,
-    /// Write every game as SGF (Little Golem form), one per line, to this file.
-    #[arg(long)]
-    pub sgf: Option<PathBuf>,
+    #[command(flatten)]
+    pub files: GameFileArgs,
+    /// Print the result as one JSON document on stdout (docs/json.md) instead of the text,
+    /// which goes to stderr.
+    #[arg(long, help_heading = "Output")]
+    pub json: bool,
     /// Sequential probability ratio test: stop when A is shown to be at least ELO1 better
     /// (H1) or not better than ELO0 (H0), e.g. `--sprt 0,10`.
-    #[arg(long, value_name = "ELO0,ELO1")]
+    #[arg(long, value_name = "ELO0,ELO1", help_heading = "SPRT")]
     pub sprt: Option<String>,
     /// SPRT false positive rate.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, help_heading = "SPRT")]
     pub alpha: f64,
     /// SPRT false negative rate.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, help_heading = "SPRT")]
     pub beta: f64,
     /// Seed of the match (game seeds derive from it).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, help_heading = "Run")]
     pub seed: u64,
 }
 
@@ -82,6 +85,8 @@ pub struct SelfplayArgs {
     /// The records file (JSON lines).
     #[arg(long)]
     pub records: PathBuf,
+    #[command(flatten)]
+    pub files: GameFileArgs,
     #[command(flatten)]
     pub engine: EngineSettings,
     #[command(flatten)]
@@ -159,32 +164,6 @@ pub fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt> {
     Sprt::new(e0, e1, alpha, beta).map_err(|e| anyhow::anyhow!("--sprt: {e}"))
 }
 
-struct Outputs {
-    game: GameRef,
-    records: Option<RecordWriter>,
-    sgf: Option<LineLog>,
-}
-
-impl Outputs {
-    fn new(game: GameRef, records: Option<&Path>, sgf: Option<&Path>) -> Result<Outputs> {
-        let records = records.map(RecordWriter::create).transpose()?;
-        let sgf =
-            sgf.map(|p| LineLog::create(p).with_context(|| format!("{}: cannot create", p.display()))).transpose()?;
-        Ok(Outputs { game, records, sgf })
-    }
-
-    fn write(&mut self, g: &crate::arena::records::GameRecord) -> Result<()> {
-        if let Some(w) = &mut self.records {
-            w.write(g)?;
-        }
-        if let Some(log) = &mut self.sgf {
-            log.append(&format!("{}\n", g.to_sgf(self.game.arena())))
-                .with_context(|| format!("{}: write failed", log.path().display()))?;
-        }
-        Ok(())
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn play(
     game: GameRef,
@@ -195,7 +174,7 @@ fn play(
     threads: Option<usize>,
     seed: u64,
     sprt: Option<Sprt>,
-    outputs: &mut Outputs,
+    outputs: &mut GameOutputs,
     live: bool,
 ) -> Result<MatchReport> {
     let (mut openings, settings) = match_openings(openings, game, pairs)?;
@@ -213,7 +192,7 @@ pub fn run_match_command(args: &MatchArgs) -> Result<()> {
     let game = args.game.get()?;
     let (a, b) = players(&args.a, &args.b, &clocked(&args.engine, &args.openings), &args.sides, game)?;
     let sprt = args.sprt.as_deref().map(|s| parse_sprt(s, args.alpha, args.beta)).transpose()?;
-    let mut outputs = Outputs::new(game, args.records.as_deref(), args.sgf.as_deref())?;
+    let mut outputs = GameOutputs::new(game, args.records.as_deref(), &args.files)?;
     let report = play(
         game,
         &a,
@@ -226,10 +205,16 @@ pub fn run_match_command(args: &MatchArgs) -> Result<()> {
         &mut outputs,
         sprt.is_some(),
     )?;
-    print!("{}", report.summary(sprt.as_ref()));
-    println!("time {:.1}s", report.elapsed.as_secs_f64());
+    let mut text = report.summary(sprt.as_ref());
+    text += &format!("time {:.1}s\n", report.elapsed.as_secs_f64());
     for line in outside::summaries(&[&a, &b]) {
-        println!("{line}");
+        text += &format!("{line}\n");
+    }
+    if args.json {
+        eprint!("{text}");
+        print!("{}", json::to_text(&report.json_document(sprt.as_ref())));
+    } else {
+        print!("{text}");
     }
     Ok(())
 }
@@ -237,7 +222,7 @@ pub fn run_match_command(args: &MatchArgs) -> Result<()> {
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     let game = args.game.get()?;
     let (a, b) = players(&args.a, &args.b, &clocked(&args.engine, &args.openings), &args.sides, game)?;
-    let mut outputs = Outputs::new(game, Some(&args.records), None)?;
+    let mut outputs = GameOutputs::new(game, Some(&args.records), &args.files)?;
     let pairs = args.games.div_ceil(2) as usize;
     let report = play(game, &a, &b, pairs, &args.openings, args.threads, args.seed, None, &mut outputs, false)?;
     print!("{}", report.summary(None));

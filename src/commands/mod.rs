@@ -6,14 +6,17 @@ pub mod bench;
 pub mod bestmove;
 pub mod cluster;
 pub mod compare;
+pub mod completions;
 pub mod evolve;
 pub mod export;
 pub mod fit_order;
 pub mod matches;
 pub mod openings;
+pub mod outputs;
 pub mod play;
 pub mod plot;
 pub mod reproduce;
+pub mod serve;
 pub mod spsa;
 pub mod tournament;
 

@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 
-use crate::core::weights::Schema;
 use crate::report::{history, plots};
+use crate::watch::run_files;
 
 #[derive(Args, Debug)]
 pub struct PlotArgs {
@@ -47,51 +47,10 @@ fn redraw(run: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// The generation champions' schema and their genes by generation.
-type ChampionGenes = (&'static Schema, Vec<(u32, Vec<i32>)>);
-
-/// The genes of every `gen-NNNN.toml` in `dir`, by generation, and their schema (that of the
-/// first file; a file of another schema, or one that does not load, is skipped with a
-/// warning). None when there is no such file.
-fn champion_genes(dir: &Path) -> Result<Option<ChampionGenes>> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(None) };
-    let mut files: Vec<(u32, PathBuf)> = Vec::new();
-    for entry in entries {
-        let path = entry.with_context(|| format!("{}: cannot list", dir.display()))?.path();
-        let generation = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.strip_prefix("gen-")?.strip_suffix(".toml")?.parse::<u32>().ok());
-        if let Some(g) = generation {
-            files.push((g, path));
-        }
-    }
-    files.sort();
-    let mut schema: Option<&'static Schema> = None;
-    let mut points = Vec::with_capacity(files.len());
-    for (g, path) in files {
-        let weights = match crate::player::load_any_table(&path) {
-            Ok((w, _)) => w,
-            Err(e) => {
-                eprintln!("warning: {e:#}; left out of genes.png");
-                continue;
-            }
-        };
-        let s = *schema.get_or_insert(weights.schema());
-        if !std::ptr::eq(s, weights.schema()) {
-            eprintln!(
-                "warning: {}: {}/{} weights in a run of {}/{}; left out of genes.png",
-                path.display(),
-                weights.schema().game,
-                weights.schema().eval,
-                s.game,
-                s.eval
-            );
-            continue;
-        }
-        points.push((g, weights.values().to_vec()));
-    }
-    Ok(schema.map(|s| (s, points)))
+/// The genes of every `gen-NNNN.toml` in `dir` (see [`run_files::champion_genes`]); files
+/// left out are named on stderr.
+fn champion_genes(dir: &Path) -> Result<Option<run_files::ChampionGenes>> {
+    run_files::champion_genes(dir, &mut |why| eprintln!("warning: {why}; left out of genes.png"))
 }
 
 #[cfg(test)]

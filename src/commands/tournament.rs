@@ -9,6 +9,7 @@ use clap::Args;
 use crate::arena::player::Player;
 use crate::arena::tournament::{play_tournament, TournamentConfig, TournamentReport};
 use crate::commands::args::{GameArg, OpeningArgs};
+use crate::commands::outputs::{GameFileArgs, GameOutputs};
 use crate::commands::{clocked, openings_from, thread_pool};
 use crate::core::settings::EngineSettings;
 use crate::player::player_from;
@@ -35,10 +36,16 @@ pub struct TournamentArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// Write every game as a JSON line to this file.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub records: Option<PathBuf>,
+    #[command(flatten)]
+    pub files: GameFileArgs,
+    /// Print the standings and pairings as one JSON document on stdout (docs/json.md)
+    /// instead of the tables, which go to stderr.
+    #[arg(long, help_heading = "Output")]
+    pub json: bool,
     /// Write the score and rating tables (CSV and Markdown) into this folder.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub out: Option<PathBuf>,
     /// Seed (game seeds derive from it).
     #[arg(long, default_value_t = 1)]
@@ -60,20 +67,27 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     let (suite, settings) = openings_from(&args.openings, game, args.pairs as usize)?;
     let everyone: Vec<&Player> = players.iter().collect();
     crate::commands::matches::ready_outside(&everyone, &suite.openings, &settings)?;
+    let mut outputs = GameOutputs::new(game, args.records.as_deref(), &args.files)?;
     let pool = thread_pool(args.threads)?;
     let config = TournamentConfig { pairs: args.pairs as usize, seed: args.seed };
     let referee = EngineReferee { game, settings };
     let report = pool.install(|| {
-        play_tournament(&referee, &players, &suite, &config, ProgressMode::Auto, args.records.as_deref())
+        play_tournament(&referee, &players, &suite, &config, ProgressMode::Auto, &mut |games| outputs.write_all(games))
     })?;
-    print!("{}\n{}", report.score_table().to_text(), report.rating_table().to_text());
+    let mut text = format!("{}\n{}", report.score_table().to_text(), report.rating_table().to_text());
     for line in crate::arena::outside::summaries(&everyone) {
-        println!("{line}");
+        text += &format!("{line}\n");
     }
     if let Some(out) = &args.out {
         for f in write_tables(&report, out)? {
-            println!("wrote {}", f.display());
+            text += &format!("wrote {}\n", f.display());
         }
+    }
+    if args.json {
+        eprint!("{text}");
+        print!("{}", crate::report::json::to_text(&report.json_document()));
+    } else {
+        print!("{text}");
     }
     Ok(())
 }
@@ -130,8 +144,10 @@ mod tests {
         let records = dir.path().join("games.jsonl");
         let referee = EngineReferee { game: CONNECT6, settings: Default::default() };
         let config = TournamentConfig { pairs: 1, seed: 1 };
+        let mut writer = crate::arena::records::RecordWriter::create(&records).unwrap();
         let report =
-            play_tournament(&referee, &players, &suite, &config, ProgressMode::Hidden, Some(&records)).unwrap();
+            play_tournament(&referee, &players, &suite, &config, ProgressMode::Hidden, &mut |g| writer.write_all(g))
+                .unwrap();
         assert_eq!(report.games(), 6);
         assert_eq!(crate::arena::records::read_records(&records).unwrap().len(), 6);
         let files = write_tables(&report, dir.path()).unwrap();

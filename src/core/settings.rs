@@ -170,15 +170,15 @@ pub struct EngineSettings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eval: Option<String>,
     /// Stop iterative deepening after this many turns (deterministic).
-    #[arg(long, value_parser = depth_range())]
+    #[arg(long, value_parser = depth_range(), help_heading = "Limits")]
     #[serde(default = "config_depth")]
     pub depth: Option<u32>,
     /// Stop after this many nodes (playouts for mcts); deterministic.
-    #[arg(long, value_parser = nodes_range())]
+    #[arg(long, value_parser = nodes_range(), help_heading = "Limits")]
     #[serde(default)]
     pub nodes: Option<u64>,
     /// Milliseconds per move (not deterministic: depends on the machine's load).
-    #[arg(long, value_parser = time_range())]
+    #[arg(long, value_parser = time_range(), help_heading = "Limits")]
     #[serde(default)]
     pub time_ms: Option<u64>,
     /// Transposition table size in MiB (one table per engine, i.e. per thread).

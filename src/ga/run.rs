@@ -368,6 +368,22 @@ impl Observer for ResultFiles {
     }
 }
 
+/// `report.html`, the run's page (what `evotune serve` shows, without the live updates),
+/// rewritten from the results folder's files after each generation; the end of the run
+/// rewrites it with the report.
+pub struct WebPage;
+
+impl Observer for WebPage {
+    fn generation(&mut self, d: &GenerationDone) -> Result<()> {
+        // A page that cannot be written (a full disk) is reported, and the run goes on: the
+        // checkpoint and the result files are what it needs.
+        if let Err(e) = crate::watch::page::write_report(&d.paths.results) {
+            eprintln!("warning: no report.html: {e:#}");
+        }
+        Ok(())
+    }
+}
+
 /// `fitness.png/.svg` and `genes.png/.svg` at the end (`[output] plot`).
 pub struct Plots {
     pub mode: ProgressMode,
@@ -479,7 +495,17 @@ pub fn run(
     let mut terminal = Terminal { mode: options.mode };
     let mut files = ResultFiles;
     let mut plots = Plots { mode: options.mode };
-    execute(config, state, folder, suite, referee, lineup, options, &mut [&mut files, &mut terminal, &mut plots])
+    let mut page = WebPage;
+    execute(
+        config,
+        state,
+        folder,
+        suite,
+        referee,
+        lineup,
+        options,
+        &mut [&mut files, &mut page, &mut terminal, &mut plots],
+    )
 }
 
 /// Runs generations until the config's count, a stagnation stop, a Ctrl-C or
@@ -592,7 +618,8 @@ impl Tuner for GaRun<'_, '_> {
         let started = Instant::now();
         let schedule = self.evolver.schedule(self.state);
         let progress =
-            Progress::new(&format!("gen {g}/{}", config.generations), schedule.games.len() as u64, "games", self.mode);
+            Progress::new(&format!("gen {g}/{}", config.generations), schedule.games.len() as u64, "games", self.mode)
+                .mirrored(self.paths.results.join("progress.json"));
         let games_start = Instant::now();
         let Some(played) = self.games.play(&self.evolver, &schedule, &progress, stop)? else {
             progress.finish();
@@ -622,7 +649,8 @@ impl Tuner for GaRun<'_, '_> {
 
     fn champion(&mut self) -> Result<Champion> {
         let (config, schema, state) = (self.evolver.config, self.evolver.schema, &*self.state);
-        let progress = Progress::new("play-off", self.evolver.play_off_games(state) as u64, "games", self.mode);
+        let progress = Progress::new("play-off", self.evolver.play_off_games(state) as u64, "games", self.mode)
+            .mirrored(self.paths.results.join("progress.json"));
         let play_off = self.evolver.play_off(state, &progress)?;
         progress.finish();
         let champ = play_off.champion();

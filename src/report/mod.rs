@@ -1,7 +1,8 @@
-//! Reports of runs and experiments: the per-generation history CSV, plots (PNG and SVG) and
-//! progress on the terminal.
+//! Reports of runs and experiments: the per-generation history CSV, plots (PNG and SVG),
+//! progress on the terminal (mirrored into a file for watchers) and JSON for scripts.
 
 pub mod history;
+pub mod json;
 pub mod plots;
 pub mod progress;
 pub mod run_report;

@@ -68,19 +68,28 @@ const PALETTE: [RGBColor; 7] = [BLUE, VERMILLION, GREEN, PURPLE, ORANGE, SKY, GR
 ///   against each, in percent with its 95% interval (Wilson), and the even score dashed;
 /// - mean Pc (left axis) and mean Pm (right axis, dashed), since Pm is often a hundred times
 ///   smaller than Pc;
-/// - gene diversity on an axis of its own, with a tick at each generation that took in
-///   immigrants.
+/// - gene diversity on an axis of its own, and the immigrants of each generation on the right.
 ///
 /// A panel with nothing to show (no anchors, no diversity) is left out and the figure is
 /// shorter by its height.
 pub fn plot_history(rows: &[HistoryRow], out_dir: &Path, title: &str) -> Result<Vec<PathBuf>> {
     let png = out_dir.join("fitness.png");
     ensure!(!rows.is_empty(), "{}: cannot plot a history with no rows", png.display());
+    write_figure(out_dir, "fitness", &HistoryFigure::new(sorted_rows(rows), title))
+}
+
+/// The history figure of [`plot_history`] as SVG text (for a web page).
+pub fn history_svg(rows: &[HistoryRow], title: &str) -> Result<String> {
+    ensure!(!rows.is_empty(), "cannot plot a history with no rows");
+    render_svg(&HistoryFigure::new(sorted_rows(rows), title))
+}
+
+/// Rows by generation: a resumed run appends rows; sorting keeps the lines from doubling back
+/// if it ever wrote them out of order.
+fn sorted_rows(rows: &[HistoryRow]) -> Vec<&HistoryRow> {
     let mut sorted: Vec<&HistoryRow> = rows.iter().collect();
-    // A resumed run appends rows; sorting keeps the lines from doubling back if it ever
-    // wrote them out of order.
     sorted.sort_by_key(|r| r.generation);
-    write_figure(out_dir, "fitness", &HistoryFigure::new(sorted, title))
+    sorted
 }
 
 /// Writes `<stem>.png` and `<stem>.svg` into `out_dir`: each series as a line through its points,
@@ -239,8 +248,6 @@ enum Marker {
     None,
     Circle,
     Triangle,
-    /// A short vertical stroke (events on the generation axis).
-    Tick,
     /// A vertical error bar with caps.
     Bar,
 }
@@ -383,10 +390,6 @@ where
         Marker::None => Ok(()),
         Marker::Circle => area.draw(&Circle::new(at, 4, color.filled())).map_err(plot_err),
         Marker::Triangle => area.draw(&TriangleMarker::new(at, 6, color.filled())).map_err(plot_err),
-        Marker::Tick => {
-            let (x, y) = at;
-            area.draw(&PathElement::new(vec![(x, y - 8), (x, y + 8)], color.stroke_width(2))).map_err(plot_err)
-        }
         Marker::Bar => {
             let (x, y) = at;
             let style = color.stroke_width(2);
@@ -425,7 +428,7 @@ enum Panel {
     Anchors,
     /// Mean Pc (left axis) and mean Pm (right axis).
     Rates,
-    /// Gene diversity, with a tick at each generation that took in immigrants.
+    /// Gene diversity, and the immigrants of each generation on the right axis.
     Diversity,
 }
 
@@ -541,6 +544,19 @@ impl<'a> HistoryFigure<'a> {
         self.rows.len() <= MARKERS_UP_TO
     }
 
+    /// The fitness axis with its unit. history.csv does not name the fitness mode, so it is
+    /// read from the numbers: `li2007` fitness is whole points (wins minus losses of the
+    /// generation) with no rating error; the ratings are Elo relative to the first anchor (the
+    /// first `vs_` columns), or to the prior's level without anchors.
+    fn fitness_desc(&self) -> String {
+        let points = self.rows.iter().all(|r| r.best_se == 0.0 && r.fmax.fract() == 0.0 && r.fmin.fract() == 0.0);
+        match (points, self.anchors.first()) {
+            (true, _) => "fitness (wins - losses)".into(),
+            (false, Some(a)) => format!("fitness (Elo vs {})", a.name),
+            (false, None) => "fitness (Elo)".into(),
+        }
+    }
+
     fn x_range(&self) -> std::ops::Range<u32> {
         generation_range(self.rows[0].generation, self.rows[self.rows.len() - 1].generation, self.markers())
     }
@@ -560,7 +576,7 @@ impl<'a> HistoryFigure<'a> {
             lines: vec![name.to_string()],
             color,
             stroke,
-            marker: if markers || matches!(marker, Marker::Tick | Marker::Bar) { marker } else { Marker::None },
+            marker: if markers || matches!(marker, Marker::Bar) { marker } else { Marker::None },
         };
         // A curve with no finite value at all (say diversity never computed) is left out of
         // the legend too, rather than listed with nothing to show.
@@ -603,7 +619,7 @@ impl<'a> HistoryFigure<'a> {
                     out.push(entry(DIVERSITY.0, DIVERSITY.1, Stroke::Solid, Marker::Circle));
                 }
                 if self.rows.iter().any(|r| r.immigrants > 0) {
-                    out.push(entry("immigrants came in", IMMIGRANTS, Stroke::Nothing, Marker::Tick));
+                    out.push(entry("immigrants (right axis)", IMMIGRANTS, Stroke::Solid, Marker::Triangle));
                 }
             }
         }
@@ -671,7 +687,7 @@ impl<'a> HistoryFigure<'a> {
     {
         let values = self.rows.iter().flat_map(|r| [r.fmax, r.favg, r.fmin]);
         let y = padded_range(values, 0.06).unwrap_or((-1.0, 1.0));
-        let mut chart = self.chart(area, y, "fitness", last)?;
+        let mut chart = self.chart(area, y, &self.fitness_desc(), last)?;
         for (_, color, get) in FITNESS_CURVES {
             self.draw_curve(&mut chart, get, color)?;
         }
@@ -797,19 +813,69 @@ impl<'a> HistoryFigure<'a> {
         Ok(())
     }
 
-    /// Diversity on an axis of its own, and a tick on the generation axis where immigrants
-    /// replaced children (diversity had fallen below `[diversity] min`).
+    /// Diversity on the left axis and, on the right, how many newcomers replaced children in
+    /// each generation (diversity had fallen below `[diversity] min`): a count per generation
+    /// reads at any density, where a tick per such generation merged into a bar.
     fn draw_diversity<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, last: bool) -> Result<()>
     where
         DB::ErrorType: 'static,
     {
         let y = zero_based_range(self.rows.iter().map(|r| r.diversity));
-        let mut chart = self.chart(area, y, "gene diversity", last)?;
-        self.draw_curve(&mut chart, DIVERSITY.2, DIVERSITY.1)?;
-        let ticks = self.rows.iter().filter(|r| r.immigrants > 0).map(|r| {
-            EmptyElement::at((r.generation, y.0)) + PathElement::new(vec![(0, 0), (0, -14)], IMMIGRANTS.stroke_width(2))
-        });
-        chart.draw_series(ticks).map_err(plot_err)?;
+        if !self.rows.iter().any(|r| r.immigrants > 0) {
+            let mut chart = self.chart(area, y, "gene diversity", last)?;
+            return self.draw_curve(&mut chart, DIVERSITY.2, DIVERSITY.1);
+        }
+        let most = self.rows.iter().map(|r| r.immigrants).max().unwrap_or(1).max(1) as f64;
+        let x = self.x_range();
+        let mut chart = ChartBuilder::on(area)
+            .margin_top(10)
+            .margin_left(10)
+            .margin_right(4)
+            .x_label_area_size(if last { 30 + X_DESC_H } else { 30 })
+            .y_label_area_size(AXIS_W)
+            .right_y_label_area_size(AXIS_W)
+            .build_cartesian_2d(x.clone(), y.0..y.1)
+            .map_err(plot_err)?
+            .set_secondary_coord(x, 0.0..most * 1.15);
+        let (bold, light) = mesh_grid_styles();
+        let mut mesh = chart.configure_mesh();
+        mesh.bold_line_style(bold)
+            .light_line_style(light)
+            .y_desc("gene diversity")
+            .axis_desc_style((FONT, DESC_PX))
+            .label_style((FONT, TICK_PX))
+            .x_label_formatter(&generation_label)
+            .y_label_formatter(&|v| tick_label(*v))
+            .y_labels(5);
+        if last {
+            mesh.x_desc("generation");
+        }
+        mesh.draw().map_err(plot_err)?;
+        chart
+            .configure_secondary_axes()
+            .y_desc("immigrants")
+            .axis_desc_style((FONT, DESC_PX).into_font().color(&IMMIGRANTS))
+            .label_style((FONT, TICK_PX).into_font().color(&IMMIGRANTS))
+            .y_label_formatter(&|v| tick_label(*v))
+            .y_labels(5)
+            .draw()
+            .map_err(plot_err)?;
+        let counts: Vec<(u32, f64)> = self.rows.iter().map(|r| (r.generation, r.immigrants as f64)).collect();
+        chart
+            .draw_secondary_series(LineSeries::new(counts.iter().copied(), IMMIGRANTS.stroke_width(1)))
+            .map_err(plot_err)?;
+        if self.markers() {
+            chart
+                .draw_secondary_series(
+                    counts.iter().filter(|p| p.1 > 0.0).map(|&p| TriangleMarker::new(p, 5, IMMIGRANTS.filled())),
+                )
+                .map_err(plot_err)?;
+        }
+        let pts = column(&self.rows, DIVERSITY.2);
+        chart.draw_series(LineSeries::new(pts.iter().copied(), DIVERSITY.1.stroke_width(2))).map_err(plot_err)?;
+        if self.markers() {
+            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, DIVERSITY.1.filled()))).map_err(plot_err)?;
+        }
         Ok(())
     }
 }
@@ -878,20 +944,31 @@ impl Figure for HistoryFigure<'_> {
 
 /// Writes `genes.png` and `genes.svg` into `out_dir`: one small chart per weight of `schema`,
 /// titled with its name, showing its value in each generation's best individual (`points`:
-/// generation and genes in schema order). Each chart's y axis spans the weight's bounds, labelled
-/// with the real minimum, middle and maximum, so that a gene pressed against a bound shows as
-/// such; the hand-set default is a dashed line. Weights of another group (the move-order genes)
-/// start a new row of the grid.
+/// generation and genes in schema order). Each chart's y axis spans the values the weight took
+/// (a little more), so that a weight that moved between 1,000 and 2,300 shows its moves even
+/// when its bounds are 0 to 20,000; the hand-set default is a dashed line, or when it lies
+/// outside the values a note at the chart's top or bottom edge says where. Weights of another
+/// group (the move-order genes) start a new row of the grid.
 ///
 /// Several points of one generation keep the last; the points need not be sorted.
 pub fn plot_genes(schema: &Schema, points: &[(u32, Vec<i32>)], out_dir: &Path, title: &str) -> Result<Vec<PathBuf>> {
     let png = out_dir.join("genes.png");
-    ensure!(!schema.is_empty(), "{}: the schema {}/{} has no weights", png.display(), schema.game, schema.eval);
-    ensure!(!points.is_empty(), "{}: no generations to plot", png.display());
+    let deduped = gene_points(schema, points).map_err(|e| anyhow!("{}: {e}", png.display()))?;
+    write_figure(out_dir, "genes", &GenesFigure::new(schema, deduped, title))
+}
+
+/// The genes figure of [`plot_genes`] as SVG text (for a web page).
+pub fn genes_svg(schema: &Schema, points: &[(u32, Vec<i32>)], title: &str) -> Result<String> {
+    render_svg(&GenesFigure::new(schema, gene_points(schema, points)?, title))
+}
+
+/// The points checked against the schema, by generation, the last of several of one generation.
+fn gene_points<'a>(schema: &Schema, points: &'a [(u32, Vec<i32>)]) -> Result<Vec<&'a (u32, Vec<i32>)>> {
+    ensure!(!schema.is_empty(), "the schema {}/{} has no weights", schema.game, schema.eval);
+    ensure!(!points.is_empty(), "no generations to plot");
     if let Some((g, genes)) = points.iter().find(|(_, genes)| genes.len() != schema.len()) {
         bail!(
-            "{}: generation {g} has {} genes but {}/{} has {} weights",
-            png.display(),
+            "generation {g} has {} genes but {}/{} has {} weights",
             genes.len(),
             schema.game,
             schema.eval,
@@ -908,7 +985,19 @@ pub fn plot_genes(schema: &Schema, points: &[(u32, Vec<i32>)], out_dir: &Path, t
             _ => deduped.push(p),
         }
     }
-    write_figure(out_dir, "genes", &GenesFigure::new(schema, deduped, title))
+    Ok(deduped)
+}
+
+/// The y range of a gene's chart: its values with a margin of 8% of their spread either side,
+/// or, for a value that never changed, 5% of it (at least 1) either side.
+fn value_range(values: impl Iterator<Item = i32>) -> (f64, f64) {
+    let (lo, hi) =
+        values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(f64::from(v)), hi.max(f64::from(v))));
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    let pad = if hi > lo { 0.08 * (hi - lo) } else { (0.05 * lo.abs()).max(1.0) };
+    (lo - pad, hi + pad)
 }
 
 /// The small charts of the genes figure mark each point up to this many generations.
@@ -968,7 +1057,7 @@ impl Figure for GenesFigure<'_> {
         let style = legend_style().pos(Pos::new(HPos::Left, VPos::Center));
         let best = "the generation's best individual";
         let default = "hand-set default";
-        let axes = "x: generation; y: the weight's bounds, min to max";
+        let axes = "x: generation; y: the values the weight took";
         let mut x = 20;
         header.draw(&PathElement::new(vec![(x, y), (x + 36, y)], BLUE.stroke_width(3))).map_err(plot_err)?;
         header.draw_text(best, &style, (x + 42, y)).map_err(plot_err)?;
@@ -989,24 +1078,14 @@ impl Figure for GenesFigure<'_> {
         let x_range = generation_range(first, last, markers);
         for (i, (spec, &(row, col))) in self.schema.specs.iter().zip(&self.cells).enumerate() {
             let area = &areas[row * self.cols + col];
-            let span = f64::from(spec.max) - f64::from(spec.min);
-            // Share of the range, clamped: a value outside the bounds (a hand-edited file) sits on
-            // the frame instead of off the chart.
-            let norm = move |v: i32| {
-                if span > 0.0 {
-                    ((f64::from(v) - f64::from(spec.min)) / span).clamp(0.0, 1.0)
-                } else {
-                    0.5
-                }
-            };
-            let real = move |t: f64| f64::from(spec.min) + t * span;
+            let (y0, y1) = value_range(self.points.iter().map(|(_, genes)| genes[i]));
             let mut chart = ChartBuilder::on(area)
                 .caption(spec.name, (FONT, 17))
                 .margin(6)
                 .margin_right(12)
                 .x_label_area_size(24)
                 .y_label_area_size(52)
-                .build_cartesian_2d(x_range.clone(), -0.05..1.05)
+                .build_cartesian_2d(x_range.clone(), y0..y1)
                 .map_err(plot_err)?;
             chart
                 .configure_mesh()
@@ -1016,19 +1095,37 @@ impl Figure for GenesFigure<'_> {
                 .x_labels(4)
                 .y_labels(3)
                 .x_label_formatter(&generation_label)
-                .y_label_formatter(&|t| tick_label(real(*t)))
+                .y_label_formatter(&|t| tick_label(*t))
                 .draw()
                 .map_err(plot_err)?;
-            let pts: Vec<(u32, f64)> = self.points.iter().map(|(g, genes)| (*g, norm(genes[i]))).collect();
+            let pts: Vec<(u32, f64)> = self.points.iter().map(|(g, genes)| (*g, f64::from(genes[i]))).collect();
             chart.draw_series(LineSeries::new(pts.iter().copied(), BLUE.stroke_width(2))).map_err(plot_err)?;
             if markers {
                 chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, BLUE.filled()))).map_err(plot_err)?;
             }
             // The default over the curve: where a gene stays at its default, both still show.
-            let d = norm(spec.default);
-            chart
-                .draw_series(DashedLineSeries::new([(x_range.start, d), (x_range.end, d)], 6, 5, GREY.stroke_width(2)))
-                .map_err(plot_err)?;
+            // Outside the values, a note at the edge on its side instead of a squashed axis.
+            let d = f64::from(spec.default);
+            if (y0..=y1).contains(&d) {
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        [(x_range.start, d), (x_range.end, d)],
+                        6,
+                        5,
+                        GREY.stroke_width(2),
+                    ))
+                    .map_err(plot_err)?;
+            } else {
+                let (y, v, arrow) = if d > y1 { (y1, VPos::Top, "above") } else { (y0, VPos::Bottom, "below") };
+                let style = (FONT, TICK_PX).into_font().color(&GREY).pos(Pos::new(HPos::Left, v));
+                let label = format!("hand-set {} ({arrow})", spec.default);
+                let dy = if d > y1 { 2 } else { -2 };
+                chart
+                    .draw_series(std::iter::once(
+                        EmptyElement::at((x_range.start, y)) + Text::new(label, (4, dy), style),
+                    ))
+                    .map_err(plot_err)?;
+            }
         }
         Ok(())
     }

@@ -105,6 +105,67 @@ impl RunReport<'_> {
         s.push('\n');
     }
 
+    /// The same as JSON (`summary.json`, and what `evolve --json` prints; docs/json.md).
+    pub fn to_json(&self) -> serde_json::Value {
+        use crate::report::json::{elo as elo_value, number, wdl};
+        use serde_json::json;
+        let schema = self.champion.schema();
+        let weights: serde_json::Map<String, serde_json::Value> = schema
+            .specs
+            .iter()
+            .zip(self.champion.values())
+            .map(|(spec, &v)| (spec.name.to_string(), json!(v)))
+            .collect();
+        let validation: Vec<serde_json::Value> = self
+            .validation
+            .iter()
+            .map(|v| {
+                json!({
+                    "opponent": v.opponent,
+                    "games": v.wdl.games(),
+                    "result": wdl(&v.wdl),
+                    "elo": elo_value(v.wdl.elo(), v.wdl.elo_ci95()),
+                    "los": number(v.wdl.los()),
+                    "pentanomial": v.pairs.0,
+                    "pair_elo": elo_value(v.pairs.elo(), v.pairs.elo_ci95()),
+                    "verdict": v.verdict.map(|h| format!("{h:?}")),
+                    "replay": v.replay,
+                })
+            })
+            .collect();
+        let finalists: Vec<serde_json::Value> = self.play_off.as_ref().map_or(Vec::new(), |p| {
+            p.finalists
+                .iter()
+                .map(|f| {
+                    json!({
+                        "id": f.id,
+                        "best_of_generation": f.generation,
+                        "rating_before": number(f.elo_before),
+                        "rating": number(f.elo_after),
+                        "rating_error95": number(1.96 * f.se_after),
+                        "games": f.games,
+                    })
+                })
+                .collect()
+        });
+        json!({
+            "kind": "evolve",
+            "version": crate::VERSION,
+            "run": self.name,
+            "summary": self.summary,
+            "stopped_early": self.stopped_early,
+            "champion": {
+                "path": self.champion_path,
+                "note": self.champion_note,
+                "weights": weights,
+            },
+            "validation": validation,
+            "play_off": finalists,
+            "anchors": self.anchor_names,
+            "plots": self.plots,
+        })
+    }
+
     pub fn to_markdown(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "# evotune run `{}`\n", self.name);

@@ -1,7 +1,7 @@
 //! The executor of a tuning run, the same for the GA and SPSA: steps (generations, batches)
 //! until the run is complete, stops early, is paused or gets a Ctrl-C, each step committed by
 //! its checkpoint; then the champion, its files, the validation matches against the
-//! lineup's opponents and `report.md`.
+//! lineup's opponents, `report.md`, `summary.json` and `report.html`.
 //!
 //! What a step is, how it is checkpointed and what the tuner shows or writes besides is the
 //! tuner's ([`Tuner`]); the executor holds the run's folders (locked) and decides when to go
@@ -179,7 +179,8 @@ fn finish(tuner: &mut dyn Tuner, run: &Run, stopped_early: Option<String>, run_s
         let player = run.lineup.individual(format!("{}-champion", run.name), champion.weights.values());
         for opponent in &run.lineup.validation {
             let name = &opponent.player.name;
-            let progress = Progress::new(&format!("validation vs {name}"), 2 * v.pairs as u64, "games", run.mode);
+            let progress = Progress::new(&format!("validation vs {name}"), 2 * v.pairs as u64, "games", run.mode)
+                .mirrored(paths.results.join("progress.json"));
             let report = v.play(run.referee, &player, &opponent.player, &suite, &progress)?;
             progress.finish();
             tuner.note(&validation::summary_line(name, &report.wdl));
@@ -207,6 +208,10 @@ fn finish(tuner: &mut dyn Tuner, run: &Run, stopped_early: Option<String>, run_s
     let report_path = paths.results.join("report.md");
     crate::fsutil::write_atomic(&report_path, report.to_markdown().as_bytes())
         .with_context(|| format!("{}: cannot write", report_path.display()))?;
-    tuner.note(&format!("report {}", report_path.display()));
+    let summary_path = paths.results.join("summary.json");
+    crate::fsutil::write_atomic(&summary_path, crate::report::json::to_text(&report.to_json()).as_bytes())
+        .with_context(|| format!("{}: cannot write", summary_path.display()))?;
+    let page = crate::watch::page::write_report(&paths.results)?;
+    tuner.note(&format!("report {} and {}", report_path.display(), page.display()));
     Ok(champion_path)
 }

@@ -36,14 +36,6 @@ fn json_has_the_required_fields() {
     assert_eq!(back, sample());
 }
 
-#[test]
-fn sgf_in_little_golem_form() {
-    assert_eq!(
-        sample().to_sgf(crate::registry::CONNECT6),
-        "(;FF[4]GM[Connect6]PB[champion-g300]PW[hand]RE[B+];B[j10];W[j9l11];B[k9l8])"
-    );
-}
-
 /// Records written before the sides had names read as the same games.
 #[test]
 fn old_records_still_read() {
