@@ -18,6 +18,7 @@ use crate::commands::openings::OpeningsArgs;
 use crate::commands::play::PlayArgs;
 use crate::commands::plot::PlotArgs;
 use crate::commands::reproduce::ReproduceArgs;
+use crate::commands::schema::SchemaArgs;
 use crate::commands::serve::ServeArgs;
 use crate::commands::spsa::SpsaArgs;
 use crate::commands::tournament::TournamentArgs;
@@ -105,8 +106,11 @@ pub enum Command {
     FitOrder(FitOrderArgs),
     /// Reproduce a paper's experiment and print our numbers beside the paper's.
     Reproduce(ReproduceArgs),
-    /// Convert a weight table for other engines: TOML, JSON or a C header.
+    /// Convert a weight table for other engines: TOML, JSON, `NAME VALUE` lines or a C header.
     Export(ExportArgs),
+    /// Print a built-in weight schema as a parameter schema file: the starting point for
+    /// tuning an outside engine's own parameters (`[outside]` in a config).
+    Schema(SchemaArgs),
     /// Tune by SPSA (the method of fishtest and OpenBench) on the same weights, engine and
     /// games as `evolve`, to compare the two at equal game budgets.
     Spsa(SpsaArgs),
@@ -146,6 +150,7 @@ impl Command {
             Command::Selfplay(a) => commands::matches::run_selfplay(a),
             Command::Match(a) => commands::matches::run_match_command(a),
             Command::Export(a) => commands::export::run(a),
+            Command::Schema(a) => commands::schema::run(a),
             Command::Plot(a) => commands::plot::run(a),
             Command::Openings(a) => commands::openings::run(a),
             Command::Cluster(c) => commands::cluster::run(c),

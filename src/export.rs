@@ -1,6 +1,63 @@
-//! Weight tables for other engines: JSON and a C header, beside evotune's own TOML.
+//! Weight tables for other engines: JSON, `NAME VALUE` lines and a C header, beside
+//! evotune's own TOML. The same formats serve the files an outside engine being tuned reads
+//! its parameters from (`[outside] format`).
+
+use serde::{Deserialize, Serialize};
 
 use crate::core::weights::{Meta, Weights};
+
+/// How a weight table is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// evotune's weight table (`[meta]` and `[weights]`).
+    #[default]
+    Toml,
+    /// `{"game", "eval", "meta", "weights": {name: value}}`.
+    Json,
+    /// One `NAME VALUE` line per weight, in schema order, nothing else.
+    Lines,
+    /// A C header: a `static const int` array and a `#define` per weight index.
+    C,
+}
+
+impl Format {
+    /// The table's text in this format.
+    pub fn render(self, weights: &Weights, meta: &Meta) -> String {
+        match self {
+            Format::Toml => weights.to_toml(meta),
+            Format::Json => to_json(weights, meta),
+            Format::Lines => to_lines(weights),
+            Format::C => to_c_header(weights, meta),
+        }
+    }
+
+    /// The extension of a file in this format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Toml => "toml",
+            Format::Json => "json",
+            Format::Lines => "txt",
+            Format::C => "h",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Toml => "toml",
+            Format::Json => "json",
+            Format::Lines => "lines",
+            Format::C => "c",
+        }
+    }
+}
+
+/// One `NAME VALUE` line per weight, in schema order: the simplest file an engine can read
+/// (`fscanf(f, "%s %d", ...)` in a loop).
+pub fn to_lines(weights: &Weights) -> String {
+    let schema = weights.schema();
+    schema.specs.iter().zip(weights.values()).map(|(spec, v)| format!("{} {v}\n", spec.name)).collect()
+}
 
 /// JSON: `{"game", "eval", "meta": {...}, "weights": {name: value, ...}}`, weights in schema
 /// order.
@@ -84,6 +141,15 @@ mod tests {
         assert_eq!(v["weights"]["own4"], 788);
         assert_eq!(v["meta"]["generation"], 3);
         assert_eq!(v["weights"].as_object().unwrap().len(), CONNECT6_ROADS.len());
+    }
+
+    #[test]
+    fn lines_are_name_and_value_in_schema_order() {
+        let w = CONNECT6_ROADS.defaults();
+        let text = Format::Lines.render(&w, &Meta::default());
+        assert_eq!(text.lines().count(), CONNECT6_ROADS.len());
+        assert!(text.starts_with("own1 17\nown2 78\n"), "{text}");
+        assert_eq!(Format::Lines.extension(), "txt");
     }
 
     #[test]

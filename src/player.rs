@@ -3,10 +3,13 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
 
+use crate::arena::outside::params::Params;
+use crate::arena::outside::spec::MAX_PACE_MS;
 use crate::arena::outside::{is_outside, EngineSpec, OutsideEngine, SpecOptions};
 use crate::arena::player::Player;
 use crate::arena::validation::ValidationConfig;
@@ -17,6 +20,7 @@ use crate::ga::config::EvolveConfig;
 use crate::registry::GameRef;
 use crate::spsa::SpsaConfig;
 use crate::tuner::lineup::{Anchor, Lineup, Opponent};
+use crate::tuner::outside::OutsideConfig;
 
 /// Resolves a weight argument for `game`: a file path (TOML, or JSON as `export` writes it), a
 /// run's folder (its champion), or a built-in name — `defaults` (the hand-set table of the
@@ -115,75 +119,167 @@ pub fn fixed_opponent(spec: &str, engine: &EngineSettings, eval: &str, game: Gam
     Ok(Player::new(player_name(spec), Weights::clamped(schema, w.values().to_vec()), settings, limits))
 }
 
-/// The players of a GA run: its individuals on the config's engine, its anchors and its
-/// validation opponents (`[validation] opponents`, then `compare` from the command line),
-/// resolved from their texts before any game, so that a bad one fails at once.
+/// The players of a GA run: its individuals on the config's engine (or the outside engine
+/// being tuned), its anchors and its validation opponents (`[validation] opponents`, then
+/// `compare` from the command line), resolved from their texts before any game, so that a bad
+/// one fails at once.
 pub fn evolve_lineup(config: &EvolveConfig, compare: &[String]) -> Result<Lineup> {
     let anchors = &config.hall_of_fame.anchors;
-    lineup(config.game()?, &config.eval, &config.engine, anchors, Some((&config.validation, compare)))
+    lineup(&evolve_tuned(config)?, anchors, Some((&config.validation, compare)))
 }
 
 /// The players a shard of a GA run's generation needs: its individuals and anchors, not the
 /// validation's opponents (which the machine playing it may not have).
 pub fn shard_lineup(config: &EvolveConfig) -> Result<Lineup> {
-    lineup(config.game()?, &config.eval, &config.engine, &config.hall_of_fame.anchors, None)
+    lineup(&evolve_tuned(config)?, &config.hall_of_fame.anchors, None)
 }
 
 /// The players of an SPSA run (no anchors), as [`evolve_lineup`].
 pub fn spsa_lineup(config: &SpsaConfig, compare: &[String]) -> Result<Lineup> {
-    lineup(config.game()?, &config.eval, &config.engine, &[], Some((&config.validation, compare)))
+    let tuned = Tuned {
+        game: config.game()?,
+        eval: &config.eval,
+        engine: &config.engine,
+        outside: config.outside.as_ref(),
+        hang: Duration::from_millis(config.settings().hang_ms),
+    };
+    lineup(&tuned, &[], Some((&config.validation, compare)))
 }
 
-/// The players of a tuning run of `eval`'s weights of `game` on `engine`.
-fn lineup(
+/// What a tuning run tunes and how its individuals play.
+struct Tuned<'a> {
     game: GameRef,
-    eval: &str,
-    engine: &EngineSettings,
-    anchors: &[String],
-    validation: Option<(&ValidationConfig, &[String])>,
-) -> Result<Lineup> {
-    let schema = game.evaluation(eval)?.schema;
-    let settings = EngineSettings { eval: Some(eval.to_string()), ..engine.clone() };
-    let mut lineup = Lineup::new(schema, settings);
+    /// The evaluation tuned (without `outside`).
+    eval: &'a str,
+    engine: &'a EngineSettings,
+    /// The outside engine whose parameters are tuned.
+    outside: Option<&'a OutsideConfig>,
+    /// How long an outside engine has to answer at its start.
+    hang: Duration,
+}
+
+fn evolve_tuned(config: &EvolveConfig) -> Result<Tuned<'_>> {
+    Ok(Tuned {
+        game: config.game()?,
+        eval: &config.eval,
+        engine: &config.engine,
+        outside: config.outside.as_ref(),
+        hang: Duration::from_millis(config.games.hang_ms),
+    })
+}
+
+/// The players of a tuning run.
+fn lineup(tuned: &Tuned, anchors: &[String], validation: Option<(&ValidationConfig, &[String])>) -> Result<Lineup> {
+    let game = tuned.game;
+    let mut lineup = match tuned.outside {
+        None => {
+            let schema = game.evaluation(tuned.eval)?.schema;
+            Lineup::new(schema, EngineSettings { eval: Some(tuned.eval.to_string()), ..tuned.engine.clone() })
+        }
+        Some(o) => {
+            let engine = tuned_engine(o, game)?;
+            engine.warm_up(tuned.hang).map_err(|e| anyhow::anyhow!("[outside] `{}`: {e}", o.command))?;
+            let time_ms = tuned.engine.time_ms.filter(|&t| t < crate::core::limits::MAX_TIME_MS);
+            Lineup::outside(o.schema(game.name())?, engine, time_ms)
+        }
+    };
     for spec in anchors {
-        let player =
-            fixed_opponent(spec, engine, eval, game).with_context(|| format!("[hall_of_fame] anchors: `{spec}`"))?;
+        let (player, _) =
+            fixed_player(spec, &lineup, tuned).with_context(|| format!("[hall_of_fame] anchors: `{spec}`"))?;
         lineup.anchors.push(Anchor { name: player.name.clone(), player });
     }
-    if let Some((validation, compare)) = validation {
-        lineup.validation = validation_opponents(validation, compare, engine, eval, game)?
-            .into_iter()
-            .map(|(player, spec)| Opponent { player, spec })
-            .collect();
+    if let Some((validation, compare)) = validation.filter(|(v, _)| v.pairs > 0) {
+        for spec in validation.opponents.iter().chain(compare) {
+            let (player, values) =
+                fixed_player(spec, &lineup, tuned).with_context(|| format!("validation opponent `{spec}`"))?;
+            lineup.validation.push(Opponent { player, spec: spec.clone(), values });
+        }
+        // Outside engines must be able to start from the validation's openings.
+        let champion = lineup.individual("champion".into(), lineup.schema.defaults().values());
+        let players: Vec<&Player> = lineup.validation.iter().map(|o| &o.player).chain([&champion]).collect();
+        if players.iter().any(|p| p.outside.is_some()) {
+            let suite = validation.suite(game.arena())?;
+            crate::arena::outside::check_openings(&players, &suite.openings)
+                .map_err(|e| anyhow::anyhow!("[validation] opponents: {e}"))?;
+        }
     }
     Ok(lineup)
 }
 
-/// The opponents of a tuning run's validation (`[validation] opponents`, then `extra` from
-/// `--compare`), each with its text, made before any game so that a bad one fails at once;
-/// outside engines must be able to start from the validation's openings.
-pub fn validation_opponents(
-    validation: &ValidationConfig,
-    extra: &[String],
-    engine: &EngineSettings,
-    eval: &str,
-    game: GameRef,
-) -> Result<Vec<(Player, String)>> {
-    if validation.pairs == 0 {
-        return Ok(Vec::new());
+/// The outside engine of `[outside]`, its processes told each individual's values.
+pub fn tuned_engine(o: &OutsideConfig, game: GameRef) -> Result<Arc<OutsideEngine>> {
+    let schema = o.schema(game.name())?;
+    let options = SpecOptions {
+        protocol: Some(o.protocol(game.name())?),
+        dir: o.dir.clone(),
+        init: o.init.clone(),
+        log: o.log.clone(),
+        pace_ms: o.pace,
+        env: o.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+    };
+    if o.pace.is_some_and(|ms| ms > MAX_PACE_MS) {
+        bail!("[outside] pace: expected at most {MAX_PACE_MS} (ms)");
     }
-    let mut opponents = Vec::new();
-    for spec in validation.opponents.iter().chain(extra) {
-        let p = fixed_opponent(spec, engine, eval, game).with_context(|| format!("validation opponent `{spec}`"))?;
-        opponents.push((p, spec.clone()));
+    let spec =
+        EngineSpec::parse(&format!("{}{}", crate::arena::outside::spec::PREFIX, o.command), &options, game.name())
+            .map_err(|e| anyhow::anyhow!("[outside] command: {e}"))?;
+    let params = Params::new(schema, o.format, o.param_line.clone(), o.param_env.clone(), &spec, schema.eval);
+    Ok(Arc::new(OutsideEngine::tuned(spec, params, schema.eval).map_err(anyhow::Error::msg)?))
+}
+
+/// A fixed opponent of a tuning run (an anchor, a validation opponent), with its values
+/// when it is one of the run's individuals.
+///
+/// Tuning an evaluation of evotune's: a table of it on the run's engine settings, or an
+/// outside engine (`cmd:...`). Tuning an outside engine (`[outside]`): `defaults`,
+/// `random[:SEED]` and tables of its parameters are that engine playing those values;
+/// `cmd:...` another outside engine; any other weight table of the game is evotune's own
+/// engine playing it with the run's engine settings.
+fn fixed_player(spec: &str, lineup: &Lineup, tuned: &Tuned) -> Result<(Player, Option<Vec<i32>>)> {
+    let game = tuned.game;
+    let Some(_) = tuned.outside else {
+        return Ok((fixed_opponent(spec, tuned.engine, tuned.eval, game)?, None));
+    };
+    let (name, text) = split_name(spec);
+    if is_outside(text) {
+        let p = player_with(spec, tuned.engine, &SpecOptions::default(), game)?;
+        return Ok((p, None));
     }
-    let outside: Vec<&Player> = opponents.iter().map(|(p, _)| p).filter(|p| p.outside.is_some()).collect();
-    if !outside.is_empty() {
-        let suite = validation.suite(game.arena())?;
-        crate::arena::outside::check_openings(&outside, &suite.openings)
-            .map_err(|e| anyhow::anyhow!("[validation] opponents: {e}"))?;
+    let schema = lineup.schema;
+    let values: Option<Vec<i32>> = if text == "defaults" {
+        Some(schema.defaults().values().to_vec())
+    } else if let Some(rest) = text.strip_prefix("random") {
+        let seed: u64 = match rest.strip_prefix(':') {
+            Some(s) => s.parse().with_context(|| format!("`{text}`: expected random:SEED with SEED a whole number"))?,
+            None if rest.is_empty() => 1,
+            None => bail!("`{text}`: expected `random` or `random:SEED`"),
+        };
+        Some(random_weights(schema, seed).values().to_vec())
+    } else {
+        None
+    };
+    let name = name.unwrap_or_else(|| player_name(text));
+    if let Some(values) = values {
+        return Ok((lineup.individual(name, &values), Some(values)));
     }
-    Ok(opponents)
+    let path = Path::new(text);
+    if !path.is_file() {
+        bail!(
+            "{text}: no such weight file (or use `defaults`, `random`, `random:SEED`, or an outside engine `cmd:...`)"
+        );
+    }
+    // A table of the engine's own parameters, or else one of evotune's evaluations.
+    match Weights::load(path, &[schema]) {
+        Ok((w, _)) => Ok((lineup.individual(name, w.values()), Some(w.values().to_vec()))),
+        Err(own) => {
+            let engine = EngineSettings { eval: None, ..tuned.engine.clone() };
+            player_with(spec, &engine, &SpecOptions::default(), game).map(|p| (p, None)).map_err(|evotune| {
+                anyhow::anyhow!(
+                    "neither a table of the tuned engine's parameters ({own}) nor one of evotune's ({evotune:#})"
+                )
+            })
+        }
+    }
 }
 
 /// Whether a player's text (`NAME=` or not) is an outside engine's.

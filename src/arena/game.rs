@@ -259,7 +259,7 @@ pub fn play_game<G: Searchable>(
 /// engine (which may fail to start: the game is then lost).
 fn seat<G: Searchable>(player: &Player, side: Side, seed: u64, settings: &GameSettings) -> Result<Seat<G>, Forfeit> {
     match &player.outside {
-        Some(o) => Session::start(o, side, settings.hang()).map(Seat::Outside),
+        Some(o) => Session::start(o, player.weights.values(), side, settings.hang()).map(Seat::Outside),
         None => {
             let mut engine = Engine::<G>::new(player.engine.clone(), &player.weights);
             engine.new_game(seed);

@@ -122,10 +122,9 @@ impl ValidationConfig {
         game: &str,
         engine: &EngineSettings,
         max_turns: usize,
-        champion: &std::path::Path,
+        champion: &str,
         opponent: &str,
     ) -> String {
-        let e = engine;
         // Always named: a replay must not depend on which game is the default.
         let game_flag = format!(" --game {game}");
         // `evotune match` generates openings of the default number of turns only; a suite of
@@ -146,46 +145,17 @@ impl ValidationConfig {
             (write, format!("--openings {file}"))
         };
         let mut cmd = format!(
-            "{before}evotune match --a {} --b {} --pairs {} --search {} --tt-mib {} --max-turns {} {openings} --seed {}",
-            champion.display(),
+            "{before}evotune match --a {} --b {} --pairs {} --max-turns {} {openings} --seed {}",
             // An outside engine's spec holds spaces and `;`: one word for the shell.
+            shlex::try_quote(champion).unwrap_or(champion.into()),
             shlex::try_quote(opponent).unwrap_or(opponent.into()),
             self.pairs,
-            e.search.name(),
-            e.tt_mib,
             max_turns,
             self.seed
         );
         cmd += &game_flag;
-        let limits = [("--depth", e.depth.map(u64::from)), ("--nodes", e.nodes), ("--time-ms", e.time_ms)];
-        for (flag, v) in limits {
-            if let Some(v) = v {
-                cmd += &format!(" {flag} {v}");
-            }
-        }
-        // The engine options where they differ from the command line's defaults.
-        let d = EngineSettings::default();
-        let options = [
-            ("--singles", e.singles as u64, d.singles as u64),
-            ("--seconds", e.seconds as u64, d.seconds as u64),
-            ("--width", e.width as u64, d.width as u64),
-            ("--vcdt-depth", u64::from(e.vcdt_depth), u64::from(d.vcdt_depth)),
-            ("--vcdt-nodes", e.vcdt_nodes, d.vcdt_nodes),
-            ("--killers", e.killers as u64, d.killers as u64),
-            ("--refutation-nodes", e.refutation_nodes, d.refutation_nodes),
-            ("--quiet-refutation-nodes", e.quiet_refutation_nodes, d.quiet_refutation_nodes),
-        ];
-        for (flag, v, default) in options {
-            if v != default {
-                cmd += &format!(" {flag} {v}");
-            }
-        }
-        if e.horizon_wins != d.horizon_wins {
-            cmd += &format!(" --horizon-wins {}", e.horizon_wins);
-        }
-        if e.uct_c != d.uct_c {
-            cmd += &format!(" --uct-c {}", e.uct_c);
-        }
+        // The engine's settings, its options where they differ from the command line's.
+        cmd += &format!(" {}", engine.cli_args(true).join(" "));
         if let Some([e0, e1]) = self.sprt {
             cmd += &format!(" --sprt {e0},{e1}");
         }
@@ -218,7 +188,7 @@ mod tests {
 
     fn replay(turns: usize) -> String {
         let v = ValidationConfig { pairs: 500, opening_seed: 7, turns, ..ValidationConfig::default() };
-        v.replay_command("einstein", &EngineSettings::default(), 200, std::path::Path::new("c.toml"), "defaults")
+        v.replay_command("einstein", &EngineSettings::default(), 200, "c.toml", "defaults")
     }
 
     #[test]

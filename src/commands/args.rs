@@ -76,7 +76,7 @@ impl SideArgs {
             dir: self.a_dir.clone(),
             init: self.a_init.clone(),
             log: self.a_log.clone(),
-            pace_ms: None,
+            ..SpecOptions::default()
         }
     }
 
@@ -87,7 +87,7 @@ impl SideArgs {
             dir: self.b_dir.clone(),
             init: self.b_init.clone(),
             log: self.b_log.clone(),
-            pace_ms: None,
+            ..SpecOptions::default()
         }
     }
 }

@@ -1,4 +1,6 @@
-//! `evotune export`: a weight table as TOML, JSON or a C header.
+//! `evotune export`: a weight table as TOML, JSON, `NAME VALUE` lines or a C header; also a
+//! table of an outside engine's parameters (`--schema`), such as the champion of a run that
+//! tuned one.
 
 use std::path::PathBuf;
 
@@ -6,7 +8,9 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 
 use crate::commands::args::GameArg;
-use crate::export::{to_c_header, to_json};
+use crate::core::schema_file::SchemaFile;
+use crate::core::weights::Weights;
+use crate::export::Format;
 use crate::player::load_weights;
 
 /// Formats of `export`.
@@ -14,9 +18,22 @@ use crate::player::load_weights;
 pub enum ExportFormat {
     Toml,
     Json,
+    /// One `NAME VALUE` line per weight, in the schema's order.
+    Lines,
     /// A C header: a `static const int` array with the names in comments and a `#define`
     /// per weight index.
     C,
+}
+
+impl ExportFormat {
+    fn format(self) -> Format {
+        match self {
+            ExportFormat::Toml => Format::Toml,
+            ExportFormat::Json => Format::Json,
+            ExportFormat::Lines => Format::Lines,
+            ExportFormat::C => Format::C,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -30,8 +47,12 @@ pub struct ExportArgs {
     #[arg(long, value_enum, default_value_t = ExportFormat::Toml)]
     pub format: ExportFormat,
     /// Evaluation of `defaults` / `random` (files name their own in [meta]).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "schema")]
     pub eval: Option<String>,
+    /// The parameter schema file of the table's weights, for a table of an outside engine's
+    /// parameters (a run with `[outside]`); `defaults` is then the schema's defaults.
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
     /// Write to this file instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -39,12 +60,21 @@ pub struct ExportArgs {
 
 pub fn run(args: &ExportArgs) -> Result<()> {
     let game = args.game.get()?;
-    let (weights, meta, _) = load_weights(&args.weights, args.eval.as_deref(), game)?;
-    let text = match args.format {
-        ExportFormat::Toml => weights.to_toml(&meta),
-        ExportFormat::Json => to_json(&weights, &meta),
-        ExportFormat::C => to_c_header(&weights, &meta),
+    let (weights, meta) = match &args.schema {
+        Some(path) => {
+            let schema = SchemaFile::load(path).map_err(anyhow::Error::msg)?.schema(game.name());
+            if args.weights == "defaults" {
+                (schema.defaults(), Default::default())
+            } else {
+                Weights::load(std::path::Path::new(&args.weights), &[schema])?
+            }
+        }
+        None => {
+            let (weights, meta, _) = load_weights(&args.weights, args.eval.as_deref(), game)?;
+            (weights, meta)
+        }
     };
+    let text = args.format.format().render(&weights, &meta);
     match &args.output {
         Some(path) => {
             crate::fsutil::write_atomic(path, text.as_bytes())

@@ -6,5 +6,6 @@ pub mod game;
 pub mod limits;
 pub mod openings;
 pub mod rng;
+pub mod schema_file;
 pub mod settings;
 pub mod weights;

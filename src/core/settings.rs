@@ -447,6 +447,40 @@ impl EngineSettings {
         Ok(())
     }
 
+    /// These settings as the command line's flags (`--search pvs --tt-mib 4 --depth 3 ...`):
+    /// the search, table size and limits always, the other options all of them, or with
+    /// `only_changed` those that differ from the command line's defaults. The evaluation is
+    /// left to the caller.
+    pub fn cli_args(&self, only_changed: bool) -> Vec<String> {
+        let mut args =
+            vec!["--search".to_string(), self.search.name().into(), "--tt-mib".into(), self.tt_mib.to_string()];
+        let limits = [("--depth", self.depth.map(u64::from)), ("--nodes", self.nodes), ("--time-ms", self.time_ms)];
+        for (flag, v) in limits {
+            if let Some(v) = v {
+                args.extend([flag.to_string(), v.to_string()]);
+            }
+        }
+        let d = EngineSettings::default();
+        let options = [
+            ("--singles", self.singles.to_string(), d.singles.to_string()),
+            ("--seconds", self.seconds.to_string(), d.seconds.to_string()),
+            ("--width", self.width.to_string(), d.width.to_string()),
+            ("--vcdt-depth", self.vcdt_depth.to_string(), d.vcdt_depth.to_string()),
+            ("--vcdt-nodes", self.vcdt_nodes.to_string(), d.vcdt_nodes.to_string()),
+            ("--killers", self.killers.to_string(), d.killers.to_string()),
+            ("--refutation-nodes", self.refutation_nodes.to_string(), d.refutation_nodes.to_string()),
+            ("--quiet-refutation-nodes", self.quiet_refutation_nodes.to_string(), d.quiet_refutation_nodes.to_string()),
+            ("--horizon-wins", self.horizon_wins.to_string(), d.horizon_wins.to_string()),
+            ("--uct-c", self.uct_c.to_string(), d.uct_c.to_string()),
+        ];
+        for (flag, v, default) in options {
+            if !only_changed || v != default {
+                args.extend([flag.to_string(), v]);
+            }
+        }
+        args
+    }
+
     /// A short description such as `pvs roads depth 3` (with the evaluation resolved by the
     /// caller).
     pub fn describe(&self, eval: &str, limits: &Limits) -> String {

@@ -13,6 +13,7 @@ use crate::core::settings::EngineSettings;
 use crate::core::weights::Schema;
 use crate::ga::fitness::FitnessMode;
 use crate::registry::{GameRef, DEFAULT_GAME};
+use crate::tuner::outside::OutsideConfig;
 
 mod sections;
 pub use sections::*;
@@ -39,7 +40,8 @@ pub struct EvolveConfig {
     #[serde(default = "default_game")]
     pub game: String,
     /// The evaluation whose weights are tuned, one of the game's (connect6: roads or patterns;
-    /// gomoku: tuple6, roads or patterns; surakarta: features).
+    /// gomoku: tuple6, roads or patterns; surakarta: features). Left out with `[outside]`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub eval: String,
     #[serde(default)]
     pub init: InitConfig,
@@ -69,6 +71,10 @@ pub struct EvolveConfig {
     pub validation: ValidationConfig,
     #[serde(default)]
     pub output: OutputConfig,
+    /// An outside engine whose own parameters are tuned, instead of an evaluation of
+    /// evotune's (`tuner::outside`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outside: Option<OutsideConfig>,
 }
 
 fn one() -> usize {
@@ -126,8 +132,11 @@ fn toml_error(text: &str, file: &str, e: &toml::de::Error) -> String {
 impl EvolveConfig {
     /// Parses and validates a config; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<EvolveConfig> {
-        let config: EvolveConfig =
+        let mut config: EvolveConfig =
             toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", toml_error(text, file, &e)))?;
+        if let Some(o) = &mut config.outside {
+            o.read_schema().with_context(|| format!("{file}: invalid config"))?;
+        }
         config.validate().with_context(|| format!("{file}: invalid config"))?;
         Ok(config)
     }
@@ -154,9 +163,12 @@ impl EvolveConfig {
         crate::registry::find(&self.game).map_err(|e| anyhow::anyhow!("game = {:?}: {e}", self.game))
     }
 
-    /// The weight schema of the tuned evaluation.
+    /// The weight schema tuned: the evaluation's, or the outside engine's parameters.
     pub fn schema(&self) -> Result<&'static Schema> {
-        Ok(self.game()?.evaluation(&self.eval).map_err(|e| anyhow::anyhow!("eval = {:?}: {e}", self.eval))?.schema)
+        match &self.outside {
+            Some(o) => o.schema(self.game()?.name()),
+            None => crate::tuner::outside::evaluation_schema(self.game()?, &self.eval),
+        }
     }
 
     /// The config as TOML (stored in checkpoints; hashed for `[meta] config_hash`). Cannot
@@ -213,12 +225,7 @@ impl EvolveConfig {
             in_range("pairs", self.pairs, 1, MAX_PAIRS)?;
         }
         let game = self.game()?;
-        let evaluation = game.evaluation(&self.eval).map_err(|e| anyhow::anyhow!("eval = {:?}: {e}", self.eval))?;
-        if !evaluation.tunable {
-            let tunable: Vec<String> =
-                game.evaluations().iter().filter(|e| e.tunable).map(|e| format!("\"{}\"", e.name)).collect();
-            bail!("eval = {:?}: reads another evaluation's weights; tune {} instead", self.eval, tunable.join(" or "));
-        }
+        crate::tuner::outside::check_tuned(game, &self.eval, self.outside.as_ref())?;
         let r = &self.rates;
         for (key, v) in [("pc1", r.pc1), ("pc2", r.pc2), ("pm1", r.pm1), ("pm2", r.pm2), ("pc", r.pc), ("pm", r.pm)] {
             if !(0.0..=1.0).contains(&v) {

@@ -80,6 +80,9 @@ impl<'a> Evolver<'a> {
         let seated: Vec<&Player> = anchors.iter().collect();
         crate::arena::outside::check_openings(&seated, &suite.openings)
             .map_err(|e| anyhow::anyhow!("[hall_of_fame] anchors: {e}"))?;
+        let individual = lineup.individual("individual".into(), lineup.schema.defaults().values());
+        crate::arena::outside::check_openings(&[&individual], &suite.openings)
+            .map_err(|e| anyhow::anyhow!("[outside]: {e}"))?;
         Ok(Evolver {
             config,
             schema: lineup.schema,

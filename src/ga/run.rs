@@ -304,7 +304,10 @@ impl Observer for Terminal {
                 config.generations,
                 config.population,
                 config.groups,
-                config.engine.limits().describe(),
+                match s.lineup.tuned() {
+                    Some(_) => s.lineup.describe(),
+                    None => config.engine.limits().describe(),
+                },
                 s.threads
             );
             eprintln!(
@@ -699,10 +702,9 @@ impl Tuner for GaRun<'_, '_> {
 
     fn summary(&self, elapsed: Duration) -> String {
         let (config, state) = (self.evolver.config, &*self.state);
-        let e = &config.engine;
         format!(
             "Seed {}, {} of {} generations, population {} in {} groups, {} pairs per pairing; fitness {}; \
-             engine {} {}; {} fitness games; {} in all.",
+             engine {}; {} fitness games; {} in all.",
             config.seed,
             state.generation,
             config.generations,
@@ -716,14 +718,13 @@ impl Tuner for GaRun<'_, '_> {
                     format!("`anchors` (memory {}, prior {})", config.fitness.memory, config.fitness.prior),
                 FitnessMode::Li2007 => "`li2007`".into(),
             },
-            e.search.name(),
-            e.limits().describe(),
+            self.evolver.lineup.describe(),
             state.history.iter().map(|r| r.games).sum::<u64>(),
             format_duration(elapsed)
         )
     }
 
-    fn replay_command(&self, champion: &Path, spec: &str) -> String {
+    fn replay_command(&self, champion: &str, spec: &str) -> String {
         let config = self.evolver.config;
         config.validation.replay_command(&config.game, &config.engine, config.games.max_turns, champion, spec)
     }

@@ -31,6 +31,7 @@ use crate::core::weights::{Schema, Weights};
 use crate::ga::config::{InitConfig, InitMode, OpeningsSection};
 use crate::report::progress::Progress;
 use crate::tuner::lineup::Lineup;
+use crate::tuner::outside::OutsideConfig;
 
 /// The built-in SPSA config (`configs/spsa-quick.toml`).
 pub const QUICK_TOML: &str = include_str!("../../configs/spsa-quick.toml");
@@ -52,7 +53,8 @@ pub struct SpsaConfig {
     /// read, as Connect6 runs.
     #[serde(default)]
     pub game: GameKey,
-    /// The evaluation whose weights are tuned, one of the game's.
+    /// The evaluation whose weights are tuned, one of the game's. Left out with `[outside]`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub eval: String,
     /// The game budget: iterations = games / (2 pairs).
     pub games: u64,
@@ -79,6 +81,9 @@ pub struct SpsaConfig {
     pub validation: ValidationConfig,
     #[serde(default)]
     pub output: SpsaOutput,
+    /// An outside engine whose own parameters are tuned (`tuner::outside`), as in a GA config.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outside: Option<OutsideConfig>,
 }
 
 fn one() -> usize {
@@ -140,8 +145,11 @@ impl Default for SpsaOutput {
 
 impl SpsaConfig {
     pub fn parse(text: &str, file: &str) -> Result<SpsaConfig> {
-        let config: SpsaConfig =
+        let mut config: SpsaConfig =
             toml::from_str(text).map_err(|e| anyhow::anyhow!("{file}: {}", e.to_string().trim_end()))?;
+        if let Some(o) = &mut config.outside {
+            o.read_schema().with_context(|| format!("{file}: invalid config"))?;
+        }
         config.validate().with_context(|| format!("{file}: invalid config"))?;
         Ok(config)
     }
@@ -181,9 +189,12 @@ impl SpsaConfig {
         }
     }
 
-    /// The weight schema tuned.
+    /// The weight schema tuned: the evaluation's, or the outside engine's parameters.
     pub fn schema(&self) -> Result<&'static crate::core::weights::Schema> {
-        Ok(self.game()?.evaluation(&self.eval).map_err(|e| anyhow::anyhow!("eval = {:?}: {e}", self.eval))?.schema)
+        match &self.outside {
+            Some(o) => o.schema(self.game()?.name()),
+            None => crate::tuner::outside::evaluation_schema(self.game()?, &self.eval),
+        }
     }
 
     /// Iterations the budget buys.
@@ -202,10 +213,7 @@ impl SpsaConfig {
             bail!("[game] and [referee]: the referee's settings are [referee]; `game` names the game");
         }
         let game = self.game()?;
-        let evaluation = game.evaluation(&self.eval).map_err(|e| anyhow::anyhow!("eval = {:?}: {e}", self.eval))?;
-        if !evaluation.tunable {
-            bail!("eval = {:?}: reads another evaluation's weights; tune the evaluation it reads", self.eval);
-        }
+        crate::tuner::outside::check_tuned(game, &self.eval, self.outside.as_ref())?;
         if !(1..=1_000).contains(&self.pairs) {
             bail!("pairs = {}: between 1 and 1000", self.pairs);
         }

@@ -114,7 +114,10 @@ pub fn run(prepared: &mut Prepared, referee: &dyn Referee, lineup: &Lineup, opti
             total * 2 * config.pairs as u64,
             state.games,
             config.batch,
-            config.engine.limits().describe(),
+            match lineup.tuned() {
+                Some(_) => lineup.describe(),
+                None => config.engine.limits().describe(),
+            },
             rayon::current_num_threads()
         );
         eprintln!("checkpoints in {}, results in {}", paths.populations.display(), paths.results.display());
@@ -189,7 +192,7 @@ impl Tuner for SpsaRun<'_> {
         let g = &config.spsa;
         format!(
             "SPSA, seed {}, {} iterations of {} pair(s) in batches of {}; a {} c {} A {}·iterations alpha {} gamma {}; \
-             engine {} {}; {} games; {} in all.",
+             engine {}; {} games; {} in all.",
             config.seed,
             state.iteration,
             config.pairs,
@@ -199,14 +202,13 @@ impl Tuner for SpsaRun<'_> {
             g.big_a,
             g.alpha,
             g.gamma,
-            config.engine.search.name(),
-            config.engine.limits().describe(),
+            self.spsa.lineup.describe(),
             state.games,
             format_duration(elapsed)
         )
     }
 
-    fn replay_command(&self, champion: &Path, spec: &str) -> String {
+    fn replay_command(&self, champion: &str, spec: &str) -> String {
         let config = self.spsa.config;
         let game = config.game_name();
         config.validation.replay_command(game, &config.engine, config.settings().max_turns, champion, spec)

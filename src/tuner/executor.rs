@@ -17,6 +17,7 @@ use anyhow::{Context, Result};
 use crate::arena::game::Referee;
 use crate::arena::validation::{self, ValidationConfig};
 use crate::core::weights::{Meta, Weights};
+use crate::export::Format;
 use crate::registry::GameRef;
 use crate::report::progress::{Progress, ProgressMode};
 use crate::report::run_report::PlayOffTable;
@@ -75,9 +76,10 @@ pub trait Tuner {
     /// The report's paragraph on the run (config, budget, time taken).
     fn summary(&self, elapsed: Duration) -> String;
 
-    /// The command that replays the validation of the champion in `champion` against the
-    /// opponent written `spec`.
-    fn replay_command(&self, champion: &Path, spec: &str) -> String;
+    /// The command that replays the validation of the champion, written `champion` (its
+    /// file, or the tuned outside engine reading its file), against the opponent written
+    /// `opponent`.
+    fn replay_command(&self, champion: &str, opponent: &str) -> String;
 
     /// A line about the run for the terminal (the champion, a validation match, ...).
     fn note(&mut self, line: &str);
@@ -160,31 +162,58 @@ fn install_ctrl_c(stop: Arc<AtomicUsize>, step: &'static str, at_once: bool) {
     });
 }
 
+/// Writes a table of values in `format`.
+fn write_values(path: &Path, format: Format, weights: &Weights, meta: &Meta) -> Result<()> {
+    crate::fsutil::write_atomic(path, format.render(weights, meta).as_bytes())
+        .with_context(|| format!("{}: cannot write", path.display()))
+}
+
 /// After the last step: the champion and its file, the validation matches, the tuner's
 /// closing files and `report.md`. Returns the champion's path.
 fn finish(tuner: &mut dyn Tuner, run: &Run, stopped_early: Option<String>, run_start: Instant) -> Result<PathBuf> {
     let paths = &run.folder.paths;
+    let lineup = run.lineup;
     let champion = tuner.champion()?;
     let champion_path = paths.champion();
     champion
         .weights
         .save(&champion_path, &champion.meta)
         .with_context(|| format!("{}: cannot write", champion_path.display()))?;
+    // For a tuned outside engine, also in the format it reads (the TOML is one already).
+    let format = lineup.engine_format().unwrap_or_default();
+    let engine_file = paths.results.join(format!("champion.{}", format.extension()));
+    if format != Format::Toml {
+        write_values(&engine_file, format, &champion.weights, &champion.meta)?;
+        tuner.note(&format!("champion for the engine ({} format): {}", format.name(), engine_file.display()));
+    }
     tuner.note(&champion.line);
 
     let mut validation = Vec::new();
     let v = run.validation;
-    if v.pairs > 0 && !run.lineup.validation.is_empty() {
+    if v.pairs > 0 && !lineup.validation.is_empty() {
         let suite = v.suite(run.game.arena())?;
-        let player = run.lineup.individual(format!("{}-champion", run.name), champion.weights.values());
-        for opponent in &run.lineup.validation {
+        let player = lineup.individual(format!("{}-champion", run.name), champion.weights.values());
+        let champion_text = lineup
+            .engine_text(champion.weights.values(), &engine_file)
+            .unwrap_or_else(|| champion_path.display().to_string());
+        for opponent in &lineup.validation {
             let name = &opponent.player.name;
             let progress = Progress::new(&format!("validation vs {name}"), 2 * v.pairs as u64, "games", run.mode)
                 .mirrored(paths.results.join("progress.json"));
             let report = v.play(run.referee, &player, &opponent.player, &suite, &progress)?;
             progress.finish();
             tuner.note(&validation::summary_line(name, &report.wdl));
-            validation.push(report.validation_row(tuner.replay_command(&champion_path, &opponent.spec)));
+            // An opponent that is the tuned engine playing some values is replayed from a
+            // file of them.
+            let opponent_text = match &opponent.values {
+                Some(values) => {
+                    let file = paths.results.join("opponents").join(format!("{name}.{}", format.extension()));
+                    write_values(&file, format, &Weights::clamped(lineup.schema, values.clone()), &Meta::default())?;
+                    lineup.engine_text(values, &file).unwrap_or_else(|| opponent.spec.clone())
+                }
+                None => opponent.spec.clone(),
+            };
+            validation.push(report.validation_row(tuner.replay_command(&champion_text, &opponent_text)));
         }
     }
 
@@ -197,7 +226,7 @@ fn finish(tuner: &mut dyn Tuner, run: &Run, stopped_early: Option<String>, run_s
         champion: &champion.weights,
         champion_note: champion.note.clone(),
         play_off: champion.play_off.clone(),
-        anchor_names: &run.lineup.anchor_names(),
+        anchor_names: &lineup.anchor_names(),
         validation,
         plots: drawn
             .iter()

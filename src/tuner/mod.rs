@@ -8,3 +8,4 @@ pub mod executor;
 pub mod folder;
 pub mod interrupted;
 pub mod lineup;
+pub mod outside;

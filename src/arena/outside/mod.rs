@@ -13,6 +13,7 @@
 //! ([`crate::arena::game::play_game`]) asks its session instead of a search for its moves,
 //! and checks every move against the rules as it checks its own engines'.
 
+pub mod params;
 pub mod pool;
 pub mod process;
 pub mod protocol;

@@ -6,14 +6,24 @@
 //! its own. A process that crashed, hung or answered nonsense is not given back: the next
 //! game starts a new one. The pool ends its processes when the last player holding it is
 //! dropped.
+//!
+//! An engine whose parameters are tuned ([`OutsideEngine::tuned`]) plays every individual of
+//! a run: each process was started for one individual's values (its `{weights}` file, its
+//! environment, its parameter lines), and a game takes a process of its player's values, so
+//! that an individual's processes are reused from game to game. A process for other values
+//! is started when none waits, and the oldest waiting processes end to keep at most two per
+//! worker thread alive; when the values reach the engine by protocol lines alone, a waiting
+//! process is told every value of the new individual instead of being started again.
 
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::arena::outside::params::{Params, ValuesFile};
 use crate::arena::outside::process::{describe_exit, EngineProcess, ReadError};
 use crate::arena::outside::protocol::{Heard, Protocol};
 use crate::arena::outside::spec::EngineSpec;
@@ -56,9 +66,14 @@ pub struct Stats {
 /// An outside engine and its processes.
 pub struct OutsideEngine {
     pub spec: EngineSpec,
+    /// How an individual's values reach the engine, when its parameters are tuned.
+    params: Option<Params>,
     log_path: PathBuf,
     log: File,
     idle: Mutex<Vec<EngineProcess>>,
+    /// A tuned engine's live processes, by process id: the values each was told, and the
+    /// file it reads them from. (Locked after `idle` when both are.)
+    told: Mutex<HashMap<u32, Told>>,
     started: AtomicU64,
     crashed: AtomicU64,
     killed: AtomicU64,
@@ -82,6 +97,13 @@ impl NoAnswer {
     }
 }
 
+/// The values a process of a tuned engine plays.
+struct Told {
+    values: Vec<i32>,
+    /// Kept while the process lives: it may read the file at any time.
+    _file: Option<Arc<ValuesFile>>,
+}
+
 impl std::fmt::Debug for OutsideEngine {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.debug_struct("OutsideEngine").field("spec", &self.spec).field("log", &self.log_path).finish()
@@ -103,9 +125,11 @@ impl OutsideEngine {
             .map_err(|e| format!("log {}: {e}", log_path.display()))?;
         Ok(OutsideEngine {
             spec,
+            params: None,
             log_path,
             log,
             idle: Mutex::new(Vec::new()),
+            told: Mutex::new(HashMap::new()),
             started: AtomicU64::new(0),
             crashed: AtomicU64::new(0),
             killed: AtomicU64::new(0),
@@ -113,6 +137,19 @@ impl OutsideEngine {
             skipped: AtomicU64::new(0),
             aborted: AtomicU64::new(0),
         })
+    }
+
+    /// The engine of `spec` whose parameters are tuned: each process plays the values of one
+    /// individual at a time, told them as `params` says.
+    pub fn tuned(spec: EngineSpec, params: Params, name: &str) -> Result<OutsideEngine, String> {
+        let mut engine = OutsideEngine::new(spec, name)?;
+        engine.params = Some(params);
+        Ok(engine)
+    }
+
+    /// How values reach the engine, if its parameters are tuned.
+    pub fn params(&self) -> Option<&Params> {
+        self.params.as_ref()
     }
 
     pub fn protocol(&self) -> Protocol {
@@ -138,14 +175,19 @@ impl OutsideEngine {
     /// before the first game rather than as a lost game. The process waits in the pool for
     /// that game. `hang` bounds the wait for its answer.
     pub fn warm_up(&self, hang: Duration) -> Result<(), String> {
-        let p = self.checkout(hang).map_err(|f| f.note)?;
+        let defaults = self.params.as_ref().map(|p| p.schema.defaults().values().to_vec()).unwrap_or_default();
+        let p = self.checkout(&defaults, hang).map_err(|f| f.note)?;
         self.checkin(p);
         Ok(())
     }
 
-    /// A process for a game: one waiting in the pool, or a new one, started, greeted and
+    /// A process for a game of a player with `values` (ignored unless the engine's
+    /// parameters are tuned): one waiting in the pool, or a new one, started, greeted and
     /// sent the init lines.
-    pub fn checkout(&self, hang: Duration) -> Result<EngineProcess, Forfeit> {
+    pub fn checkout(&self, values: &[i32], hang: Duration) -> Result<EngineProcess, Forfeit> {
+        if let Some(params) = &self.params {
+            return self.checkout_tuned(params, values, hang);
+        }
         loop {
             let Some(mut p) = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop() else { break };
             // An engine may have ended while it waited (it exits after `end`, or was killed):
@@ -156,7 +198,65 @@ impl OutsideEngine {
             }
             self.note(p.id(), "ended while waiting for a game; starting another");
         }
-        self.start(hang)
+        self.start(None, hang)
+    }
+
+    /// [`checkout`](Self::checkout) for a tuned engine: the newest waiting process of these
+    /// values; else, when values reach the engine by lines alone, the oldest waiting process
+    /// told them; else a new process, the oldest waiting ones ended first while the live
+    /// processes are at the bound.
+    fn checkout_tuned(&self, params: &Params, values: &[i32], hang: Duration) -> Result<EngineProcess, Forfeit> {
+        let bound = 2 * rayon::current_num_threads().max(1);
+        loop {
+            let mut ended = Vec::new();
+            let taken = {
+                let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+                let told = self.told.lock().unwrap_or_else(|e| e.into_inner());
+                let same = idle.iter().rposition(|p| told.get(&p.id()).is_some_and(|t| t.values == values));
+                match same {
+                    Some(i) => Some((idle.remove(i), false)),
+                    None if params.by_lines() && !idle.is_empty() => Some((idle.remove(0), true)),
+                    None => {
+                        while !idle.is_empty() && told.len() - ended.len() >= bound {
+                            ended.push(idle.remove(0));
+                        }
+                        None
+                    }
+                }
+            };
+            for p in ended {
+                self.discard(p);
+            }
+            let Some((mut p, retell)) = taken else { return self.start(Some(values), hang) };
+            if p.exit_status(Duration::ZERO).is_some() {
+                self.note(p.id(), "ended while waiting for a game; starting another");
+                self.discard(p);
+                continue;
+            }
+            self.discard_pending(&mut p);
+            if retell {
+                if params.lines(values).iter().try_for_each(|l| p.send(l)).is_err() {
+                    self.note(p.id(), "ended while it was told another individual's values; starting another");
+                    self.discard(p);
+                    continue;
+                }
+                if let Some(t) = self.told.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&p.id()) {
+                    t.values = values.to_vec();
+                }
+            }
+            return Ok(p);
+        }
+    }
+
+    /// The processes of a tuned engine alive now, waiting or in a game.
+    pub fn live(&self) -> usize {
+        self.told.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// Ends a process that is not given back, and forgets what it was told.
+    pub(crate) fn discard(&self, p: EngineProcess) {
+        self.told.lock().unwrap_or_else(|e| e.into_inner()).remove(&p.id());
+        drop(p);
     }
 
     /// Gives a process back after a game it finished in order.
@@ -164,12 +264,23 @@ impl OutsideEngine {
         self.idle.lock().unwrap_or_else(|e| e.into_inner()).push(p);
     }
 
-    fn start(&self, hang: Duration) -> Result<EngineProcess, Forfeit> {
+    /// Starts a process, of these values for a tuned engine.
+    fn start(&self, values: Option<&[i32]>, hang: Duration) -> Result<EngineProcess, Forfeit> {
+        let (spec, file) = match (&self.params, values) {
+            (Some(params), Some(v)) => params
+                .spec_for(&self.spec, v)
+                .map_err(|e| self.lost_start(Reason::Crash, format!("cannot write the file of its values: {e}")))?,
+            _ => (self.spec.clone(), None),
+        };
         let stderr = self.log.try_clone().map_err(|e| self.lost_start(Reason::Crash, format!("log: {e}")))?;
-        let mut p = EngineProcess::spawn(&self.spec, stderr)
-            .map_err(|e| self.lost_start(Reason::Crash, format!("cannot start `{}`: {e}", self.spec.command_line())))?;
+        let mut p = EngineProcess::spawn(&spec, stderr)
+            .map_err(|e| self.lost_start(Reason::Crash, format!("cannot start `{}`: {e}", spec.command_line())))?;
+        if let (Some(_), Some(v)) = (&self.params, values) {
+            let told = Told { values: v.to_vec(), _file: file };
+            self.told.lock().unwrap_or_else(|e| e.into_inner()).insert(p.id(), told);
+        }
         self.started.fetch_add(1, Ordering::Relaxed);
-        self.note(p.id(), &format!("started `{}` ({})", self.spec.command_line(), self.spec.protocol));
+        self.note(p.id(), &format!("started `{}` ({})", spec.command_line(), spec.protocol));
         let (hello, answer) = self.protocol().hello();
         let deadline = Instant::now() + hang;
         let mut greeted = p.send(hello).map_err(|_| NoAnswer { error: ReadError::Closed, last_other: None }).and_then(
@@ -203,7 +314,7 @@ impl OutsideEngine {
                 return Err(self.lost(p, Reason::Crash, format!("ended before answering `{hello}`")))
             }
         }
-        for line in &self.spec.init {
+        for line in &spec.init {
             if p.send(line).is_err() {
                 return Err(self.lost(p, Reason::Crash, format!("ended at the init line `{line}`")));
             }
@@ -239,6 +350,7 @@ impl OutsideEngine {
 
     /// Ends a process that has lost its game: counts it, writes the note in the log, reaps it.
     pub(crate) fn lost(&self, mut p: EngineProcess, reason: Reason, what: String) -> Forfeit {
+        self.told.lock().unwrap_or_else(|e| e.into_inner()).remove(&p.id());
         let what = match reason {
             Reason::Crash => format!("{what} ({})", describe_exit(p.exit_status(Duration::from_millis(200)))),
             Reason::Timeout | Reason::Aborted => format!("{what}; killed"),

@@ -83,6 +83,7 @@ impl EngineProcess {
         let mut groups = GROUPS.lock().unwrap_or_else(|e| e.into_inner());
         let mut command = Command::new(&spec.program);
         command.args(&spec.command[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
+        command.envs(spec.env.iter().map(|(k, v)| (k, v)));
         command.process_group(0);
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);

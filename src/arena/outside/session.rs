@@ -53,9 +53,10 @@ pub struct Session {
 }
 
 impl Session {
-    /// Takes a process for a game in which the engine plays `side` and starts the game.
-    pub fn start(engine: &Arc<OutsideEngine>, side: Side, hang: Duration) -> Result<Session, Forfeit> {
-        let process = engine.checkout(hang)?;
+    /// Takes a process for a game in which the engine plays `side` (with `values`, when its
+    /// parameters are tuned) and starts the game.
+    pub fn start(engine: &Arc<OutsideEngine>, values: &[i32], side: Side, hang: Duration) -> Result<Session, Forfeit> {
+        let process = engine.checkout(values, hang)?;
         let mut session =
             Session { engine: Arc::clone(engine), process: Some(process), side, told: 0, asked: false, hang };
         for say in engine.protocol().new_game(side) {
@@ -191,6 +192,7 @@ impl Drop for Session {
         if let Some(mut p) = self.process.take() {
             if let Some(end) = self.engine.protocol().end_game() {
                 if p.send(end).is_err() {
+                    self.engine.discard(p);
                     return;
                 }
             }

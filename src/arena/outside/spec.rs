@@ -6,9 +6,11 @@
 //! directory evotune runs in) or a name looked up on `PATH`. The options after it:
 //! `protocol=connect6|cloudict|pbrain|line`, `dir=DIR` (the engine's working directory),
 //! `init=LINE` (a line sent after every start of the engine, repeatable; one line, without
-//! a line break), `log=FILE` (where its standard error goes) and `pace=MS` (the shortest time
+//! a line break), `log=FILE` (where its standard error goes), `pace=MS` (the shortest time
 //! between the engine's last output and the next line sent to it: 30 ms on pbrain, whose
-//! brains may drop a command that arrives as they finish a move, 0 on the others). `--a-protocol`, `--a-dir`, `--a-init` and `--a-log` add the same
+//! brains may drop a command that arrives as they finish a move, 0 on the others) and
+//! `env=NAME=VALUE` (an environment variable of the engine, repeatable). `--a-protocol`,
+//! `--a-dir`, `--a-init` and `--a-log` add the same
 //! options on the command line. Everything is checked here, before any game: a program that
 //! is not there, an unknown option or a protocol of another game is an error that says what
 //! was expected.
@@ -22,7 +24,7 @@ use crate::arena::outside::protocol::Protocol;
 pub const PREFIX: &str = "cmd:";
 
 /// The options of a spec's text (`key=value`).
-const KEYS: &str = "protocol, dir, init, log, pace";
+const KEYS: &str = "protocol, dir, init, log, pace, env";
 /// The longest pace, in ms.
 pub const MAX_PACE_MS: u64 = 10_000;
 
@@ -40,6 +42,8 @@ pub struct SpecOptions {
     pub init: Vec<String>,
     pub log: Option<PathBuf>,
     pub pace_ms: Option<u64>,
+    /// Environment variables, after the text's own.
+    pub env: Vec<(String, String)>,
 }
 
 impl SpecOptions {
@@ -62,6 +66,8 @@ pub struct EngineSpec {
     pub log: Option<PathBuf>,
     /// `pace=MS` when given; [`EngineSpec::pace`] is the pace in force.
     pub pace_ms: Option<u64>,
+    /// Environment variables set for the engine, beside evotune's own.
+    pub env: Vec<(String, String)>,
 }
 
 impl EngineSpec {
@@ -103,6 +109,12 @@ impl EngineSpec {
                         _ => return Err(format!("`{part}`: expected pace=MS with 0 <= MS <= {MAX_PACE_MS}")),
                     }
                 }
+                "env" => match value.split_once('=') {
+                    Some((name, v)) if !name.is_empty() && !name.contains(char::is_whitespace) => {
+                        options.env.push((name.to_string(), v.to_string()))
+                    }
+                    _ => return Err(format!("`{part}`: expected env=NAME=VALUE")),
+                },
                 other => return Err(format!("`{other}`: unknown option of an outside engine (keys: {KEYS})")),
             }
         }
@@ -113,6 +125,7 @@ impl EngineSpec {
                 line.escape_debug()
             ));
         }
+        options.env.extend(extra.env.iter().cloned());
         let protocol = extra.protocol.or(options.protocol).unwrap_or_else(|| Protocol::default_for(game));
         if !protocol.games().contains(&game) {
             return Err(format!(
@@ -131,7 +144,7 @@ impl EngineSpec {
         let program = resolve_program(&command[0])?;
         let log = extra.log.clone().or(options.log);
         let pace_ms = extra.pace_ms.or(options.pace_ms);
-        Ok(EngineSpec { command, program, protocol, dir, init: options.init, log, pace_ms })
+        Ok(EngineSpec { command, program, protocol, dir, init: options.init, log, pace_ms, env: options.env })
     }
 
     /// The shortest time between the engine's last output and the next line sent to it.
@@ -175,6 +188,9 @@ impl fmt::Display for EngineSpec {
         }
         if let Some(p) = self.pace_ms {
             write!(f, ";pace={p}")?;
+        }
+        for (name, value) in &self.env {
+            write!(f, ";env={}", quoted(&format!("{name}={value}")))?;
         }
         Ok(())
     }
@@ -258,6 +274,9 @@ mod tests {
         assert_eq!(s.pace(), std::time::Duration::from_millis(5));
         assert_eq!(parse("cmd:sh", "gomoku").unwrap().pace(), std::time::Duration::from_millis(30));
         assert_eq!(parse("cmd:sh", "connect6").unwrap().pace(), std::time::Duration::ZERO);
+        let s = parse("cmd:sh;env=A=1;env='B=x y'", "connect6").unwrap();
+        assert_eq!(s.env, vec![("A".to_string(), "1".to_string()), ("B".into(), "x y".into())]);
+        assert_eq!(parse(&s.to_string(), "connect6").unwrap(), s);
         assert_eq!(parse("cmd:sh", "gomoku").unwrap().protocol, Protocol::Pbrain);
         assert_eq!(parse("cmd:sh", "connect6").unwrap().protocol, Protocol::Cloudict);
         assert_eq!(parse("cmd:sh", "einstein").unwrap().protocol, Protocol::Line);
@@ -281,9 +300,10 @@ mod tests {
             ("cmd:no-such-engine-xyz", "connect6", "on PATH"),
             ("cmd:sh;protocol=uci", "connect6", "connect6, cloudict, pbrain, line"),
             ("cmd:sh;protocol=pbrain", "connect6", "connect6 engines speak connect6 or cloudict"),
-            ("cmd:sh;depth=3", "connect6", "keys: protocol, dir, init, log, pace"),
+            ("cmd:sh;depth=3", "connect6", "keys: protocol, dir, init, log, pace, env"),
             ("cmd:sh;pace=fast", "connect6", "pace=MS"),
             ("cmd:sh;init='depth 3\nquit'", "connect6", "holds a line break"),
+            ("cmd:sh;env=X", "connect6", "env=NAME=VALUE"),
             ("cmd:sh;dir", "connect6", "key=value"),
             ("cmd:sh;dir=/no/such/dir", "connect6", "no such directory"),
             ("cmd:sh 'open", "connect6", "unbalanced quotes"),

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Usage: scripts/outside-overhead.sh [DEPTHS] [REPEATS]
+#
+# What tuning an outside engine costs in processes and protocol: games per second of one GA
+# config played by evotune's engine in-process and by evotune itself as an outside engine
+# (`[outside]`: `evotune play --weights {weights}` with the config's engine options), at each
+# depth of DEPTHS (default "1 3"), REPEATS times (default 3), the two interleaved (their order
+# swapped every repeat) so that the machine's load falls on both alike.
+#
+# The config: configs/quick.toml with 12 individuals in 3 groups (one pair per pairing) and
+# 2 pairs against the `defaults` anchor a generation, GENERATIONS generations (default 3), no
+# play-off or validation. Games per second are those of the generations' games (history.csv:
+# games / games_wall_s), on THREADS threads (default 2). The two runs must have the same
+# history (the same games): the script says so, or stops.
+#
+# Prints one line per run and, per depth, the outside run's games/s as a share of the
+# in-process run's (mean and range over the repeats), with the load (uptime) before and after.
+#
+# Environment: EVOTUNE (default target/release/evotune), THREADS, GENERATIONS, OUT (default
+# a temporary folder, removed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEPTHS=${1:-1 3}
+REPEATS=${2:-3}
+EVOTUNE=$(realpath "${EVOTUNE:-target/release/evotune}")
+THREADS=${THREADS:-2}
+GENERATIONS=${GENERATIONS:-3}
+keep_out=${OUT:+x}
+OUT=${OUT:-$(mktemp -d)}
+[ -x "$EVOTUNE" ] || { echo "no $EVOTUNE: cargo build --release first" >&2; exit 1; }
+
+schema="$OUT/roads.toml"
+"$EVOTUNE" schema --game connect6 --eval roads -o "$schema" 2>/dev/null
+
+# The config at depth $1, in-process (no [outside]) or with evotune as the outside engine.
+config() {
+  local depth=$1 outside=$2 name=$3
+  python3 - "$depth" "$outside" "$name" "$EVOTUNE" "$schema" "$GENERATIONS" <<'EOF'
+import re, sys
+depth, outside, name, evotune, schema, generations = sys.argv[1:]
+text = open("configs/quick.toml").read()
+def put(section, key, value):
+    global text
+    out, current, done = [], "", False
+    for line in text.split("\n"):
+        m = re.match(r"^\[(.*)\]", line)
+        if m:
+            current = m.group(1)
+        elif current == section and re.match(rf"^{key}\s*=", line) and not done:
+            line, done = f"{key} = {value}", True
+        out.append(line)
+    assert done, (section, key)
+    text = "\n".join(out)
+for section, key, value in [("", "name", f'"{name}"'), ("", "generations", generations),
+                            ("", "population", 12), ("", "groups", 3), ("", "pairs", 1),
+                            ("engine", "depth", depth), ("hall_of_fame", "pairs", 2),
+                            ("final", "candidates", 0), ("validation", "pairs", 0),
+                            ("output", "plot", "false")]:
+    put(section, key, value)
+if outside == "yes":
+    # The engine options of quick.toml's [engine] (and the config defaults it leaves), as flags.
+    flags = (f"--search pvs --tt-mib 4 --depth {depth} --singles 12 --seconds 6 --width 16 "
+             "--vcdt-depth 4 --refutation-nodes 0 --quiet-refutation-nodes 0")
+    text = text.replace('eval = "roads"', "")
+    text += (f'\n[outside]\ncommand = "{evotune} play --weights {{weights}} {flags}"\n'
+             f'schema = "{schema}"\nformat = "toml"\n')
+print(text)
+EOF
+}
+
+# games/s of a finished run, and its history without the time columns.
+rate() {
+  python3 - "$1" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(f"{sum(int(r['games']) for r in rows) / sum(float(r['games_wall_s']) for r in rows):.2f}")
+EOF
+}
+history() {
+  python3 - "$1" <<'EOF'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print(",".join(v for k, v in r.items() if "wall_s" not in k))
+EOF
+}
+
+echo "load before: $(uptime)"
+for depth in $DEPTHS; do
+  config "$depth" no inside > "$OUT/inside-$depth.toml"
+  config "$depth" yes outside > "$OUT/outside-$depth.toml"
+  ratios=()
+  for r in $(seq 1 "$REPEATS"); do
+    order="inside outside"
+    [ $((r % 2)) -eq 0 ] && order="outside inside"
+    declare -A got=()
+    for kind in $order; do
+      dir="$OUT/$kind-$depth-$r"
+      "$EVOTUNE" evolve --config "$OUT/$kind-$depth.toml" --out "$dir" --threads "$THREADS" --log >/dev/null 2>"$dir.log" \
+        || { echo "the $kind run failed: $dir.log" >&2; exit 1; }
+      got[$kind]=$(rate "$dir/results/$kind/history.csv")
+      echo "depth $depth repeat $r: $kind ${got[$kind]} games/s"
+    done
+    if [ "$(history "$OUT/inside-$depth-$r/results/inside/history.csv")" != \
+         "$(history "$OUT/outside-$depth-$r/results/outside/history.csv")" ]; then
+      echo "depth $depth repeat $r: the two runs played different games; the flags are not the config's" >&2
+      exit 1
+    fi
+    ratios+=("$(python3 -c "print(${got[outside]} / ${got[inside]})")")
+    unset got
+  done
+  python3 - "$depth" "${ratios[@]}" <<'EOF'
+import sys
+depth, ratios = sys.argv[1], [float(x) for x in sys.argv[2:]]
+mean = sum(ratios) / len(ratios)
+print(f"depth {depth}: outside/in-process games/s {mean:.3f} (range {min(ratios):.3f} .. {max(ratios):.3f}, "
+      f"{len(ratios)} interleaved repeats, same games): overhead {100 * (1 - mean):+.1f}%")
+EOF
+done
+echo "load after: $(uptime)"
+[ -n "$keep_out" ] || rm -rf "$OUT"

@@ -1,0 +1,211 @@
+//! Tuning an outside engine's own parameters (`[outside]`): evotune itself run as an outside
+//! engine is tuned exactly as evotune's engine is in-process, by the GA and by SPSA, with the
+//! same seed; a built-in schema written by `evotune schema` round-trips through a run to a
+//! champion that loads as evotune's own table; and a small engine with parameters
+//! (tests/fixtures/engines/dial.py) is told them by a file, the environment or protocol lines
+//! alike, and an individual whose values make it crash loses its games while the run goes on.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::cli::{ok, s, BIN};
+use common::runs::{result_of, tiny_config};
+use evotune::ga::config::EvolveConfig;
+
+const DIAL: &str = "tests/fixtures/engines/dial.py";
+
+/// `evotune schema` for Connect6's roads into `dir/roads.toml`.
+fn roads_schema(dir: &Path) -> PathBuf {
+    let path = dir.join("roads.toml");
+    ok(&["schema", "--game", "connect6", "--eval", "roads", "-o", s(&path)]);
+    path
+}
+
+/// The outside command that plays as the in-process engine of `engine` settings: evotune
+/// itself with the config's engine options.
+fn evotune_command(engine: &evotune::core::settings::EngineSettings) -> String {
+    format!("{BIN} play --weights {{weights}} {}", engine.cli_args(false).join(" "))
+}
+
+/// `config` (a GA or SPSA config's text) with its evaluation replaced by `[outside]`.
+fn with_outside(config: &str, name: &str, outside: &str) -> String {
+    let mut table: toml::Table = config.parse().unwrap();
+    table.remove("eval").expect("the config names its evaluation");
+    table.insert("name".into(), name.into());
+    table.insert("outside".into(), toml::Value::Table(outside.parse().unwrap()));
+    toml::to_string(&table).unwrap()
+}
+
+/// An `[outside]` table of evotune itself tuned on `schema`.
+fn evotune_outside(engine: &evotune::core::settings::EngineSettings, schema: &Path) -> String {
+    format!(
+        "command = {}\nschema = {}\nformat = \"toml\"\n",
+        toml::Value::String(evotune_command(engine)),
+        toml::Value::String(s(schema).into())
+    )
+}
+
+#[test]
+fn the_ga_tunes_evotune_as_an_outside_engine_exactly_as_in_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = roads_schema(dir.path());
+    let inside = tiny_config(dir.path(), 2);
+    let config = EvolveConfig::load(&inside).unwrap();
+    let text = std::fs::read_to_string(&inside).unwrap();
+    let outside = dir.path().join("outside.toml");
+    std::fs::write(&outside, with_outside(&text, "tiny-out", &evotune_outside(&config.engine, &schema))).unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    ok(&["evolve", "--config", s(&inside), "--out", s(&a), "--threads", "2", "--log"]);
+    let (stdout, stderr) = ok(&["evolve", "--config", s(&outside), "--out", s(&b), "--threads", "2", "--log"]);
+    assert!(stdout.contains("results/tiny-out/champion.toml"), "{stdout}");
+    assert_eq!(result_of(&a, "tiny"), result_of(&b, "tiny-out"), "{stderr}");
+    // The report replays the validation with the engine reading the champion's file.
+    let report = std::fs::read_to_string(b.join("results/tiny-out/report.md")).unwrap();
+    assert!(report.contains("evotune match --a 'cmd:") && report.contains("champion.toml"), "{report}");
+
+    // A resumed outside run is the uninterrupted one: its checkpoints hold the parameters.
+    let c = dir.path().join("c");
+    ok(&["evolve", "--config", s(&outside), "--out", s(&c), "--generations", "1", "--log"]);
+    std::fs::remove_file(&schema).unwrap();
+    ok(&["evolve", "--resume", s(&c.join("populations/tiny-out")), "--generations", "2", "--log"]);
+    assert_eq!(result_of(&b, "tiny-out"), result_of(&c, "tiny-out"));
+}
+
+/// A small SPSA config: 4 batches of 4 iterations at depth 1.
+fn tiny_spsa(dir: &Path) -> PathBuf {
+    let mut config: toml::Table = std::fs::read_to_string("configs/spsa-quick.toml").unwrap().parse().unwrap();
+    config.insert("name".into(), "tiny".into());
+    config.insert("games".into(), 32.into());
+    config.insert("batch".into(), 4.into());
+    let set = |config: &mut toml::Table, section: &str, key: &str, value: toml::Value| {
+        config.get_mut(section).and_then(|t| t.as_table_mut()).unwrap().insert(key.into(), value);
+    };
+    set(&mut config, "engine", "depth", 1.into());
+    set(&mut config, "openings", "count", 100.into());
+    set(&mut config, "validation", "pairs", 2.into());
+    set(&mut config, "output", "snapshot_games", 0.into());
+    let path = dir.join("tiny-spsa.toml");
+    std::fs::write(&path, toml::to_string(&config).unwrap()).unwrap();
+    path
+}
+
+/// spsa.csv without its wall times, and the champion's weights.
+fn spsa_result(out: &Path, run: &str) -> (String, String) {
+    let results = out.join("results").join(run);
+    let csv = std::fs::read_to_string(results.join("spsa.csv")).unwrap();
+    let rows: Vec<String> = csv
+        .lines()
+        .map(|l| l.split(',').enumerate().filter(|&(i, _)| i != 5).map(|(_, c)| c).collect::<Vec<_>>().join(","))
+        .collect();
+    assert!(csv.starts_with("iteration,games,a_k,c_k,y_mean,wall_s,"), "{csv}");
+    let champion = std::fs::read_to_string(results.join("champion.toml")).unwrap();
+    (rows.join("\n"), champion.split("[weights]").nth(1).unwrap().to_string())
+}
+
+#[test]
+fn spsa_tunes_evotune_as_an_outside_engine_exactly_as_in_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = roads_schema(dir.path());
+    let inside = tiny_spsa(dir.path());
+    let config = evotune::spsa::SpsaConfig::load(&inside).unwrap();
+    let text = std::fs::read_to_string(&inside).unwrap();
+    let outside = dir.path().join("outside.toml");
+    std::fs::write(&outside, with_outside(&text, "tiny-out", &evotune_outside(&config.engine, &schema))).unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    ok(&["spsa", "--config", s(&inside), "--out", s(&a), "--threads", "2", "--log"]);
+    ok(&["spsa", "--config", s(&outside), "--out", s(&b), "--threads", "2", "--log"]);
+    assert_eq!(spsa_result(&a, "tiny"), spsa_result(&b, "tiny-out"));
+}
+
+#[test]
+fn a_schema_round_trips_through_a_run_to_a_table_evotune_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = roads_schema(dir.path());
+    // The schema file is the built-in one, read back.
+    let (printed, _) = ok(&["schema", "--game", "connect6", "--eval", "roads"]);
+    assert_eq!(printed, std::fs::read_to_string(&schema).unwrap());
+    // configs/outside-example.toml tunes the shipped copy, which must not go stale.
+    assert_eq!(printed, std::fs::read_to_string("configs/schemas/connect6-roads.toml").unwrap());
+    let base = tiny_config(dir.path(), 1);
+    let config = EvolveConfig::load(&base).unwrap();
+    let outside = dir.path().join("outside.toml");
+    let text = std::fs::read_to_string(&base).unwrap().replace("pairs = 4", "pairs = 0");
+    std::fs::write(&outside, with_outside(&text, "round", &evotune_outside(&config.engine, &schema))).unwrap();
+    let out = dir.path().join("o");
+    ok(&["evolve", "--config", s(&outside), "--out", s(&out), "--log"]);
+    let champion = out.join("results/round/champion.toml");
+    // The champion is a table of evotune's own roads evaluation ...
+    let (stdout, _) = ok(&["bestmove", "--moves", "j10 k11k9", "--weights", s(&champion), "--depth", "1"]);
+    assert!(stdout.starts_with("bestmove "), "{stdout}");
+    // ... and, read with the schema, exports to the engine formats with its values.
+    let (lines, _) = ok(&["export", "--weights", s(&champion), "--schema", s(&schema), "--format", "lines"]);
+    let (toml_text, _) = ok(&["export", "--weights", s(&champion), "--format", "toml"]);
+    let table: toml::Table = toml_text.parse().unwrap();
+    let weights = table["weights"].as_table().unwrap();
+    assert_eq!(lines.lines().count(), weights.len());
+    for line in lines.lines() {
+        let (name, value) = line.split_once(' ').unwrap();
+        assert_eq!(weights[name].as_integer(), Some(value.parse().unwrap()), "{line}");
+    }
+    let (json, _) = ok(&["export", "--weights", s(&champion), "--schema", s(&schema), "--format", "json"]);
+    assert!(json.contains("\"eval\": \"roads\""), "{json}");
+}
+
+/// A GA config for dial.py: 8 individuals drawn at random (about half of them crash), one
+/// generation of games cut at 12 turns, the engine's defaults as the anchor; game records
+/// kept.
+fn dial_config(dir: &Path, name: &str, how: &str) -> PathBuf {
+    let schema = dir.join("dial.toml");
+    std::fs::write(
+        &schema,
+        "name = \"dial\"\ngame = \"connect6\"\n[[param]]\nname = \"seed\"\ndefault = 0\nmin = 0\nmax = 1000\n\
+         [[param]]\nname = \"crash\"\ndefault = 0\nmin = 0\nmax = 1\nstep = 1\n",
+    )
+    .unwrap();
+    let base = std::fs::read_to_string(tiny_config(dir, 1))
+        .unwrap()
+        .replace("mode = \"defaults\"", "mode = \"random\"")
+        .replace("records = false", "records = true")
+        .replace("max_turns = 120", "max_turns = 12");
+    assert!(base.contains("max_turns = 12"));
+    let outside = format!("schema = {}\n{how}", toml::Value::String(s(&schema).into()));
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, with_outside(&base, name, &outside)).unwrap();
+    path
+}
+
+#[test]
+fn a_tuned_engine_is_told_its_values_and_its_crashes_are_its_losses() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!("command = \"python3 {DIAL}");
+    let ways = [
+        ("by-file", format!("{command} --weights {{weights}}\"\nformat = \"lines\"\n")),
+        ("by-env", format!("{command}\"\nparam_env = \"DIAL_{{name}}\"\n")),
+        ("by-lines", format!("{command}\"\nparam_line = \"set {{name}} {{value}}\"\n")),
+    ];
+    let mut results = Vec::new();
+    for (name, how) in &ways {
+        let config = dial_config(dir.path(), name, how);
+        let out = dir.path().join(name);
+        ok(&["evolve", "--config", s(&config), "--out", s(&out), "--threads", "2", "--log"]);
+        let records =
+            evotune::arena::records::read_records(&out.join("results").join(name).join("games.jsonl")).unwrap();
+        let crashes: Vec<_> = records.iter().filter(|r| r.reason.as_str() == "crash").collect();
+        assert!(!crashes.is_empty(), "{name}: random values crash some individuals");
+        for r in &crashes {
+            // The crashing side lost; never the anchor, whose values do not crash.
+            let loser = if r.result == evotune::arena::records::Outcome::First { &r.second } else { &r.first };
+            assert!(!loser.starts_with("anchor-"), "{name}: {loser} crashed");
+            assert!(r.moves.last().unwrap().contains("exit status 3"), "{:?}", r.moves);
+        }
+        // The GA learns not to crash.
+        let champion = std::fs::read_to_string(out.join("results").join(name).join("champion.toml")).unwrap();
+        assert!(champion.contains("crash = 0"), "{name}: {champion}");
+        let (_, history) = result_of(&out, name);
+        results.push(history);
+    }
+    // However the values reach the engine, it plays the same games.
+    assert_eq!(results[0], results[1]);
+    assert_eq!(results[0], results[2]);
+}
