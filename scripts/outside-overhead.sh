@@ -13,8 +13,14 @@
 # games / games_wall_s), on THREADS threads (default 2). The two runs must have the same
 # history (the same games): the script says so, or stops.
 #
-# Prints one line per run and, per depth, the outside run's games/s as a share of the
-# in-process run's (mean and range over the repeats), with the load (uptime) before and after.
+# Two measures per run: games per second (the wall clock, which the machine's other load
+# distorts) and CPU milliseconds per game (user + system time of evotune and every engine
+# process it started and reaped, which load hardly changes): on a machine of its own, a run
+# that keeps every core busy plays games at the rate its CPU time per game allows.
+#
+# Prints one line per run and, per depth, the outside run's games/s and CPU per game against
+# the in-process run's (mean and range over the repeats), with the load (uptime) before and
+# after.
 #
 # Environment: EVOTUNE (default target/release/evotune), THREADS, GENERATIONS, OUT (default
 # a temporary folder, removed).
@@ -90,16 +96,23 @@ for depth in $DEPTHS; do
   config "$depth" no inside > "$OUT/inside-$depth.toml"
   config "$depth" yes outside > "$OUT/outside-$depth.toml"
   ratios=()
+  cpu_ratios=()
+  extra=()
   for r in $(seq 1 "$REPEATS"); do
     order="inside outside"
     [ $((r % 2)) -eq 0 ] && order="outside inside"
-    declare -A got=()
+    declare -A got=() ms=()
     for kind in $order; do
       dir="$OUT/$kind-$depth-$r"
-      "$EVOTUNE" evolve --config "$OUT/$kind-$depth.toml" --out "$dir" --threads "$THREADS" --log >/dev/null 2>"$dir.log" \
+      # bash's `time` counts the CPU of the children it reaped: evotune's engine processes
+      # (each reaped by evotune) included.
+      cpu=$( { TIMEFORMAT='%U %S'; time "$EVOTUNE" evolve --config "$OUT/$kind-$depth.toml" --out "$dir" \
+        --threads "$THREADS" --log >/dev/null 2>"$dir.log"; } 2>&1 ) \
         || { echo "the $kind run failed: $dir.log" >&2; exit 1; }
       got[$kind]=$(rate "$dir/results/$kind/history.csv")
-      echo "depth $depth repeat $r: $kind ${got[$kind]} games/s"
+      games=$(python3 -c "import csv; print(sum(int(r['games']) for r in csv.DictReader(open('$dir/results/$kind/history.csv'))))")
+      ms[$kind]=$(python3 -c "u, s = map(float, '$cpu'.split()); print(f'{1000 * (u + s) / $games:.2f}')")
+      echo "depth $depth repeat $r: $kind ${got[$kind]} games/s, ${ms[$kind]} ms CPU a game ($games games)"
     done
     if [ "$(history "$OUT/inside-$depth-$r/results/inside/history.csv")" != \
          "$(history "$OUT/outside-$depth-$r/results/outside/history.csv")" ]; then
@@ -107,14 +120,18 @@ for depth in $DEPTHS; do
       exit 1
     fi
     ratios+=("$(python3 -c "print(${got[outside]} / ${got[inside]})")")
-    unset got
+    cpu_ratios+=("$(python3 -c "print(${ms[outside]} / ${ms[inside]})")")
+    extra+=("$(python3 -c "print(${ms[outside]} - ${ms[inside]})")")
+    unset got ms
   done
-  python3 - "$depth" "${ratios[@]}" <<'EOF'
+  python3 - "$depth" "${ratios[*]}" "${cpu_ratios[*]}" "${extra[*]}" <<'EOF'
 import sys
-depth, ratios = sys.argv[1], [float(x) for x in sys.argv[2:]]
-mean = sum(ratios) / len(ratios)
-print(f"depth {depth}: outside/in-process games/s {mean:.3f} (range {min(ratios):.3f} .. {max(ratios):.3f}, "
-      f"{len(ratios)} interleaved repeats, same games): overhead {100 * (1 - mean):+.1f}%")
+depth = sys.argv[1]
+ratios, cpu, extra = ([float(x) for x in a.split()] for a in sys.argv[2:])
+def mean(xs): return sum(xs) / len(xs)
+print(f"depth {depth}: outside/in-process games/s {mean(ratios):.3f} (range {min(ratios):.3f} .. {max(ratios):.3f}); "
+      f"CPU a game {mean(cpu):.3f} (range {min(cpu):.3f} .. {max(cpu):.3f}): overhead {100 * (mean(cpu) - 1):+.1f}% "
+      f"in CPU, {mean(extra):+.2f} ms a game ({len(ratios)} interleaved repeats, same games)")
 EOF
 done
 echo "load after: $(uptime)"
