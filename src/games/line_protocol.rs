@@ -62,7 +62,14 @@ pub fn run<G: LineGame>(
     let mut games = 0u64;
     engine.new_game(games);
     let mut raw = Vec::new();
-    while let Some(line) = read_command(input, &mut raw)? {
+    while let Some(read) = read_command(input, &mut raw)? {
+        let line = match read {
+            Ok(line) => line,
+            Err(refused) => {
+                reply_error(options, out, err, &refused)?;
+                continue;
+            }
+        };
         let (command, rest) = match line.split_once(char::is_whitespace) {
             Some((c, r)) => (c.to_ascii_lowercase(), r.trim()),
             None => (line.to_ascii_lowercase(), ""),
@@ -92,18 +99,23 @@ pub fn run<G: LineGame>(
                     writeln!(out, "{l}")?;
                 }
             }
-            Err(why) => {
-                let text = format!("error {}", one_line(&why.replace('\n', " ")));
-                if options.errors_to_stderr {
-                    writeln!(err, "{text}")?;
-                } else {
-                    writeln!(out, "{text}")?;
-                }
-            }
+            Err(why) => reply_error(options, out, err, &why)?,
         }
         out.flush()?;
     }
     Ok(())
+}
+
+/// Writes `error REASON` (on one short line) where the options send errors.
+fn reply_error(options: &ProtocolOptions, out: &mut dyn Write, err: &mut dyn Write, why: &str) -> std::io::Result<()> {
+    let text = format!("error {}", one_line(why));
+    if options.errors_to_stderr {
+        writeln!(err, "{text}")?;
+        err.flush()
+    } else {
+        writeln!(out, "{text}")?;
+        out.flush()
+    }
 }
 
 /// Plays the move written in `text` if it is legal.
@@ -152,19 +164,57 @@ fn with_end<P: Position>(board: &P, mut lines: Vec<String>) -> Vec<String> {
     lines
 }
 
-/// The next command line of `input` that is not blank, trimmed; `None` at the end of the
-/// input. Bytes that are not UTF-8 cannot form a command: lossy decoding turns them into an
-/// unknown command or a malformed move rather than a read error.
-pub fn read_command(input: &mut dyn BufRead, raw: &mut Vec<u8>) -> std::io::Result<Option<String>> {
+/// The longest line an engine-side protocol takes (64 KiB): the rest of a longer line is read
+/// and dropped, so that memory does not grow with the input.
+pub const MAX_LINE: usize = 64 * 1024;
+/// The most characters of an error reason, whatever input it quotes.
+pub const MAX_REASON: usize = 200;
+
+/// The next command line of `input` that is not blank, trimmed: `Ok` a command, `Err` why a
+/// line cannot be one (longer than [`MAX_LINE`] bytes, or not UTF-8: the caller answers with
+/// one error line and nothing changes); `None` at the end of the input. `raw` is scratch
+/// space, reused from line to line.
+pub fn read_command(input: &mut dyn BufRead, raw: &mut Vec<u8>) -> std::io::Result<Option<Result<String, String>>> {
     loop {
-        raw.clear();
-        if input.read_until(b'\n', raw)? == 0 {
-            return Ok(None);
+        let Some(fits) = read_bounded(input, raw)? else { return Ok(None) };
+        if !fits {
+            return Ok(Some(Err(format!("a line longer than {MAX_LINE} bytes: ignored"))));
         }
-        let line = String::from_utf8_lossy(raw);
+        let Ok(line) = std::str::from_utf8(raw) else {
+            return Ok(Some(Err("a line that is not UTF-8 text: ignored".into())));
+        };
         let line = line.trim();
         if !line.is_empty() {
-            return Ok(Some(line.to_string()));
+            return Ok(Some(Ok(line.to_string())));
+        }
+    }
+}
+
+/// Reads one line into `raw` (without its end), keeping at most [`MAX_LINE`] bytes: `Some(true)`
+/// a line, `Some(false)` a longer one (dropped), `None` the end of the input.
+fn read_bounded(input: &mut dyn BufRead, raw: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+    raw.clear();
+    let mut fits = true;
+    let mut any = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(any.then_some(fits));
+        }
+        any = true;
+        let (part, used, ended) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        if fits && raw.len() + part.len() > MAX_LINE {
+            fits = false;
+            raw.clear();
+        } else if fits {
+            raw.extend_from_slice(part);
+        }
+        input.consume(used);
+        if ended {
+            return Ok(Some(fits));
         }
     }
 }
@@ -181,7 +231,50 @@ pub fn clip(text: &str) -> String {
     }
 }
 
-/// A reason that fits on one line whatever input it quotes.
+/// A reason that fits on one short line whatever input it quotes: control characters as `?`,
+/// at most [`MAX_REASON`] characters.
 pub fn one_line(text: &str) -> String {
-    text.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+    let mut out: String = text.chars().take(MAX_REASON).map(|c| if c.is_control() { '?' } else { c }).collect();
+    if text.chars().nth(MAX_REASON).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn commands(bytes: &[u8]) -> Vec<Result<String, String>> {
+        let mut input = std::io::BufReader::with_capacity(1000, bytes);
+        let mut raw = Vec::new();
+        let mut out = Vec::new();
+        while let Some(read) = read_command(&mut input, &mut raw).unwrap() {
+            out.push(read);
+            assert!(raw.capacity() <= 2 * MAX_LINE + 2000, "memory grows with the input");
+        }
+        out
+    }
+
+    #[test]
+    fn long_lines_and_bad_bytes_are_refused_and_the_next_line_is_read() {
+        let mut bytes = b"new\r\n\n".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', 10 * MAX_LINE));
+        bytes.extend_from_slice(b"\nmove \xff\xfe\ngo");
+        let got = commands(&bytes);
+        assert_eq!(got.len(), 4, "{:?}", got.iter().map(|r| r.as_ref().map(|l| l.len())).collect::<Vec<_>>());
+        assert_eq!(got[0], Ok("new".to_string()));
+        assert!(got[1].as_ref().unwrap_err().contains("longer than 65536 bytes"));
+        assert!(got[2].as_ref().unwrap_err().contains("not UTF-8"));
+        assert_eq!(got[3], Ok("go".to_string()));
+        assert_eq!(commands(&vec![b'y'; MAX_LINE]), [Ok("y".repeat(MAX_LINE))]);
+    }
+
+    #[test]
+    fn reasons_are_one_short_line() {
+        let long = format!("bad token `{}`\nsecond line", "z".repeat(10_000_000));
+        let r = one_line(&long);
+        assert!(r.chars().count() <= MAX_REASON + 3 && !r.contains('\n') && r.ends_with("..."), "{}", r.len());
+        assert_eq!(one_line("a\tb"), "a?b");
+    }
 }

@@ -54,9 +54,12 @@ pub fn run<G: ConnectGame + Searchable<Position = Board>, R: BufRead, W: Write, 
     let mut session =
         Session { engine, options, limits: options.limits, board, engine_colour: None, ended: false, out, err };
     let mut raw = Vec::new();
-    while let Some(line) = read_command(&mut input, &mut raw)? {
-        if session.handle(&line)? == Flow::Quit {
-            return Ok(());
+    while let Some(read) = read_command(&mut input, &mut raw)? {
+        match read {
+            Ok(line) if session.handle(&line)? == Flow::Quit => return Ok(()),
+            Ok(_) => {}
+            // A line too long or not UTF-8 cannot be a command: one error line, nothing changes.
+            Err(refused) => session.error(&refused)?,
         }
     }
     Ok(())

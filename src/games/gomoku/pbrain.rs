@@ -51,7 +51,15 @@ pub fn run<R: BufRead, W: Write, E: Write>(
     let mut s =
         Session { engine, options, board: GomokuBoard::new(), started: false, turn_ms: None, left_ms: None, games: 0 };
     let mut raw = Vec::new();
-    while let Some(line) = read_command(&mut input, &mut raw)? {
+    while let Some(read) = read_command(&mut input, &mut raw)? {
+        let line = match read {
+            Ok(line) => line,
+            Err(refused) => {
+                writeln!(out, "ERROR {}", one_line(&refused))?;
+                out.flush()?;
+                continue;
+            }
+        };
         let line = line.as_str();
         let mut words = line.split_whitespace();
         let command = words.next().unwrap_or("").to_ascii_uppercase();
@@ -195,9 +203,16 @@ impl Session<'_> {
         let mut bad: Option<String> = None;
         let mut raw = Vec::new();
         loop {
-            let Some(line) = read_command(input, &mut raw)? else {
-                bad.get_or_insert_with(|| "the input ended before `DONE`".into());
-                break;
+            let line = match read_command(input, &mut raw)? {
+                None => {
+                    bad.get_or_insert_with(|| "the input ended before `DONE`".into());
+                    break;
+                }
+                Some(Ok(line)) => line,
+                Some(Err(refused)) => {
+                    bad.get_or_insert(refused);
+                    continue;
+                }
             };
             let line = line.as_str();
             if line.eq_ignore_ascii_case("DONE") {

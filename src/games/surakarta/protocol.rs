@@ -47,6 +47,27 @@ mod tests {
     }
 
     #[test]
+    fn huge_tokens_long_lines_and_bad_bytes_get_one_short_error_each() {
+        let mut input = format!("move {}\n", "x".repeat(60_000)).into_bytes();
+        input.extend(std::iter::repeat_n(b'y', 10_000_000));
+        input.extend_from_slice(b"\nmove \xff\xfe\nmove b2-b3\nquit\n");
+        let mut engine = Engine::<Surakarta>::new(EngineSettings::default(), &SURAKARTA_FEATURES.defaults());
+        let options = ProtocolOptions { limits: Limits::depth(2), ..ProtocolOptions::default() };
+        let mut out = Vec::new();
+        run(&mut engine, &options, &mut &input[..], &mut out, &mut Vec::new()).unwrap();
+        let text = String::from_utf8(out).expect("replies are UTF-8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{}", &text[..300.min(text.len())]);
+        assert!(
+            lines[..3].iter().all(|l| l.starts_with("error ") && l.len() < 300),
+            "{}",
+            &text[..300.min(text.len())]
+        );
+        assert!(lines[1].contains("longer than 65536 bytes") && lines[2].contains("not UTF-8"), "{lines:?}");
+        assert_eq!(lines[3], "ok", "nothing changed: the legal move is played");
+    }
+
+    #[test]
     fn a_session_with_bad_input() {
         let lines = transcript(
             "new\nmove b2-b3\nmove b2-b3\nmove e5-e4\nGO\nfly me\nmove\nmove z9-a1\nmove a1xb1\n\nmove \u{7}\nquit\nnew\n",

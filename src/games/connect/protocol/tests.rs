@@ -520,3 +520,19 @@ proptest! {
         prop_assert!(run(&mut engine(), &options(), &bytes[..], &mut out, &mut err).is_ok());
     }
 }
+
+#[test]
+fn a_line_too_long_or_not_utf8_gets_one_short_error_and_changes_nothing() {
+    let mut input = format!("new black\nmove {}\n", "j".repeat(60_000)).into_bytes();
+    input.extend(std::iter::repeat_n(b'k', 10_000_000));
+    input.extend_from_slice(b"\nmove \xff\xfe\nname\nquit\n");
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    run(&mut engine(), &options(), &input[..], &mut out, &mut err).unwrap();
+    let out = String::from_utf8(out).expect("replies are UTF-8");
+    let l = lines(&out);
+    // new black: the engine's opening move; then three errors; then the name.
+    assert!(l[0].starts_with("move "), "{out}");
+    assert!(l[1..4].iter().all(|e| e.starts_with("error ") && e.len() < 300), "{}", &out[..400.min(out.len())]);
+    assert!(l[2].contains("longer than 65536 bytes") && l[3].contains("not UTF-8"), "{l:?}");
+    assert!(l[4].starts_with("name "), "{l:?}");
+}

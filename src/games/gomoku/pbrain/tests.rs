@@ -107,7 +107,7 @@ fn bad_input_gets_one_error_line_and_changes_nothing() {
     let out = String::from_utf8(out).unwrap();
     let l = lines(&out);
     assert_eq!(l.len(), 3, "{out}");
-    assert!(l[1].starts_with("UNKNOWN") && l[2].starts_with("UNKNOWN") && l[2].len() < 120, "{out}");
+    assert!(l[1].starts_with("ERROR") && l[2].starts_with("UNKNOWN") && l[2].len() < 120, "{out}");
     // BOARD without DONE at the end of the input.
     assert!(lines(&transcript("START 15\nBOARD\n1,1,1\n")).last().unwrap().starts_with("ERROR"));
 }
@@ -170,4 +170,23 @@ fn games_against_another_engine_stay_legal() {
         assert!(mirror.board().stone_count() > 10, "a real game:\n{}", mirror.board().diagram());
         assert!(Gomoku.replay(&crate::games::connect::notation::record_moves(mirror.board())).is_ok());
     }
+}
+
+#[test]
+fn a_line_too_long_or_not_utf8_gets_one_error_and_changes_nothing() {
+    let long = "x".repeat(300_000);
+    let out = transcript(&format!("START 15\n{long}\nBOARD\n7,7,2\n{long}\nDONE\nTURN 7,7\n"));
+    let l = lines(&out);
+    assert_eq!(l[0], "OK");
+    assert!(l[1].starts_with("ERROR a line longer than 65536 bytes"), "{}", &l[1][..80.min(l[1].len())]);
+    assert!(l[2].starts_with("ERROR a line longer than 65536 bytes"), "BOARD refused: {}", &l[2][..80.min(l[2].len())]);
+    assert!(is_move(l[3]) && l.len() == 4, "{out}");
+    let mut out = Vec::new();
+    run(&mut engine(), &options(), &b"START 15\nTU\xffRN 7,7\nTURN 1,2,3\n"[..], &mut out, std::io::sink()).unwrap();
+    let out = String::from_utf8(out).expect("replies are UTF-8");
+    let l = lines(&out);
+    assert_eq!(l[1], "ERROR a line that is not UTF-8 text: ignored");
+    assert!(l[2].starts_with("ERROR") && l[2].len() < 300, "{out}");
+    let out = transcript(&format!("START 15\nTURN {}\n", "9".repeat(1_000)));
+    assert!(lines(&out)[1].len() < 300, "a huge token is not echoed whole");
 }
