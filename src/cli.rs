@@ -48,7 +48,20 @@ pub enum Command {
     /// Exit status: 0 when the run has all its generations, 130 when Ctrl-C stopped it (after
     /// saving the generation in flight; resume with --resume), 1 on an error.
     Evolve(EvolveArgs),
-    /// Play on the competition protocol (stdin/stdout), e.g. under a tournament platform or GUI.
+    /// Play on the game's protocol (stdin/stdout), e.g. under a tournament platform, a GUI or a
+    /// Gomocup manager: the best shipped table, 1 s a move (Gomoku: the manager's times).
+    ///
+    /// Table: by default `best`, the best table shipped for the game: Connect6
+    /// weights/connect6-versus-cloudict.toml (built into the binary; docs/strength.md), the
+    /// other games their hand table. --weights takes a file, a run folder, `defaults` or
+    /// `random:SEED`.
+    ///
+    /// Time: without --depth, --nodes or --time-ms a move takes 1 s (Connect6, Surakarta and
+    /// EinStein: their protocols give no clock). Gomoku keeps to the manager's INFO times as a
+    /// Gomocup brain does (timeout_turn, timeout_match, time_left, time_increment): never more
+    /// than the turn's time or a tenth of the time left, aiming at a 25th of it; 1 s a move
+    /// when the manager gives no time. --depth and --nodes play deterministically (in Gomoku
+    /// still within the manager's time).
     Play(PlayArgs),
     /// Search one position given as record moves and print `bestmove <stones>`.
     Bestmove(BestmoveArgs),

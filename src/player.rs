@@ -22,9 +22,30 @@ use crate::spsa::SpsaConfig;
 use crate::tuner::lineup::{Anchor, Lineup, Opponent};
 use crate::tuner::outside::OutsideConfig;
 
+/// The best weight table shipped for a game (weights/README.md, docs/strength.md), built into
+/// the binary: its file in the repository and its text. `None`: the game's hand table is its
+/// best.
+pub fn best_shipped(game: &str) -> Option<(&'static str, &'static str)> {
+    match game {
+        "connect6" => {
+            Some(("weights/connect6-versus-cloudict.toml", include_str!("../weights/connect6-versus-cloudict.toml")))
+        }
+        _ => None,
+    }
+}
+
+/// What `best` is for a game, for help texts and messages.
+pub fn best_described(game: &str) -> String {
+    match best_shipped(game) {
+        Some((file, _)) => format!("{file} (built in)"),
+        None => "its hand table (`defaults`)".into(),
+    }
+}
+
 /// Resolves a weight argument for `game`: a file path (TOML, or JSON as `export` writes it), a
-/// run's folder (its champion), or a built-in name — `defaults` (the hand-set table of the
-/// evaluation) or `random` / `random:SEED` (uniform in every weight's bounds).
+/// run's folder (its champion), or a built-in name — `best` (the best table shipped for the
+/// game, [`best_shipped`]), `defaults` (the hand-set table of the evaluation) or `random` /
+/// `random:SEED` (uniform in every weight's bounds).
 ///
 /// `eval` is the evaluation asked for on the command line, if any. A file names its own in
 /// `[meta] eval`; asking for another is an error, and asking for none takes the file's. A file
@@ -34,6 +55,18 @@ pub fn load_weights(spec: &str, eval: Option<&str>, game: GameRef) -> Result<(We
         Some(name) => game.evaluation(name)?,
         None => game.default_evaluation(),
     };
+    if spec == "best" {
+        let Some((file, text)) = best_shipped(game.name()) else {
+            return Ok((evaluation.schema.defaults(), Meta::default(), evaluation.name));
+        };
+        let choices = match eval {
+            Some(_) => vec![evaluation.schema],
+            None => schemas_of(game),
+        };
+        let (weights, meta) = Weights::parse(text, file, &choices)?;
+        let eval = evaluation_of(game, &weights);
+        return Ok((weights, meta, eval));
+    }
     if spec == "defaults" {
         return Ok((evaluation.schema.defaults(), Meta::default(), evaluation.name));
     }
@@ -47,7 +80,7 @@ pub fn load_weights(spec: &str, eval: Option<&str>, game: GameRef) -> Result<(We
     }
     let path = Path::new(spec);
     if !path.exists() {
-        bail!("{spec}: no such weight file (or use the built-in names `defaults`, `random`, `random:SEED`)");
+        bail!("{spec}: no such weight file (or use the built-in names `best`, `defaults`, `random`, `random:SEED`)");
     }
     let file = if path.is_dir() { run_champion(path)? } else { path.to_path_buf() };
     let choices = match eval {
@@ -57,14 +90,18 @@ pub fn load_weights(spec: &str, eval: Option<&str>, game: GameRef) -> Result<(We
     let (weights, meta) = Weights::load(&file, &choices)?;
     let eval = match eval {
         Some(_) => evaluation.name,
-        None => game
-            .evaluations()
-            .iter()
-            .find(|e| std::ptr::eq(e.schema, weights.schema()))
-            .map(|e| e.name)
-            .expect("the table's schema is one of the game's"),
+        None => evaluation_of(game, &weights),
     };
     Ok((weights, meta, eval))
+}
+
+/// The evaluation of `game` whose schema a loaded table has.
+fn evaluation_of(game: GameRef, weights: &Weights) -> &'static str {
+    game.evaluations()
+        .iter()
+        .find(|e| std::ptr::eq(e.schema, weights.schema()))
+        .map(|e| e.name)
+        .expect("the table's schema is one of the game's")
 }
 
 /// The weight schemas of a game, the default evaluation's first, each once.

@@ -72,6 +72,29 @@ fn sgf_records_and_the_three_evaluations() {
 }
 
 #[test]
+fn play_keeps_to_the_managers_time_by_default() {
+    // No --depth: the best table within the manager's INFO times (the budget of each search
+    // is in its MESSAGE line), and a second a move when the manager gives none.
+    let mut child = Command::new(BIN)
+        .args(["play", "--game", "gomoku", "--verbose"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = "START 15\nINFO timeout_turn 200\nBEGIN\nINFO timeout_turn 0\nINFO timeout_match 60000\nINFO time_left 300\nTURN 7,8\nRESTART\nINFO time_left 2147483647\nINFO timeout_match 0\nBEGIN\nEND\n";
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let budgets: Vec<&str> =
+        text.lines().filter(|l| l.starts_with("MESSAGE depth")).map(|l| l.rsplit(' ').next().unwrap()).collect();
+    // 200 ms a turn, less the margin; a tenth of 300 ms left, less a fifth; no limit given.
+    assert_eq!(budgets, ["160", "24", "1000"], "{text}");
+    assert_eq!(text.lines().filter(|l| l.contains(',')).count(), 3, "{text}");
+}
+
+#[test]
 fn play_speaks_pbrain() {
     let mut child = Command::new(BIN)
         .args(["play", "--game", "gomoku", "--depth", "2"])

@@ -66,7 +66,7 @@ fn evotune_as_an_outside_engine_plays_the_moves_of_the_in_process_player() {
         ("surakarta", "line", &pvs2[2..], &[]),
         ("einstein", "line", pvs2, &[]),
     ] {
-        let engine = format!("cmd:{BIN} play --game {game} {}", search.join(" "));
+        let engine = format!("cmd:{BIN} play --game {game} --weights defaults {}", search.join(" "));
         let mut both = vec!["--game", game, "--pairs", "2", "--max-turns", "40"];
         both.extend_from_slice(search);
         both.extend_from_slice(openings);
@@ -411,9 +411,11 @@ fn bad_outside_engines_fail_before_any_game() {
     let config = common::runs::tiny_config(dir.path(), 1);
     let text =
         std::fs::read_to_string(&config).unwrap().replace("anchors = [\"defaults\"]", "anchors = [\"cmd:/no/such\"]");
-    std::fs::write(&config, text).unwrap();
+    std::fs::write(&config, &text).unwrap();
     let e = fails(&["evolve", "--config", s(&config), "--out", s(dir.path())]);
     assert!(e.contains("[hall_of_fame] anchors") && e.contains("/no/such"), "{e}");
+    let line = text.lines().position(|l| l.contains("cmd:/no/such")).unwrap() + 1;
+    assert!(e.contains(&format!("tiny.toml:{line}: invalid config")), "{e}");
     // A validation opponent on the plain competition protocol cannot start from its openings.
     let log = s(&dir.path().join("plain.log")).to_string();
     let plain = format!("opponents = [\"defaults\", \"{};protocol=connect6;log={log}\"]", mover("random"));

@@ -1,20 +1,30 @@
 //! `evotune play`: the engine on its game's protocol (stdin/stdout): the competition protocol
-//! for Connect6, Gomocup's pbrain protocol for Gomoku.
+//! for Connect6, Gomocup's pbrain protocol for Gomoku, the line protocol for Surakarta and
+//! EinStein. By default it plays the best table shipped for the game under a time control:
+//! [`DEFAULT_MOVE_MS`] a move, or in Gomoku the manager's `INFO` times.
 
 use anyhow::Result;
 use clap::Args;
 
 use crate::commands::args::GameArg;
+use crate::core::limits::Limits;
 use crate::core::settings::EngineSettings;
 use crate::games::ProtocolOptions;
 use crate::player::player_from;
 
+/// The time of a move when neither `--depth`, `--nodes` nor `--time-ms` is given (and in
+/// Gomoku the manager gives no time either).
+pub use crate::games::gomoku::pbrain::DEFAULT_MOVE_MS;
+
+/// `evotune play`'s arguments; its help is the command's entry in [`crate::cli::Command`].
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     #[command(flatten)]
     pub game: GameArg,
-    /// Weight file, or `defaults`.
-    #[arg(long, default_value = "defaults")]
+    /// Weight file, run folder, or a built-in table: `best` (the best shipped for the game:
+    /// Connect6 weights/connect6-versus-cloudict.toml, the others their hand table),
+    /// `defaults` (the hand table), `random:SEED`.
+    #[arg(long, default_value = "best")]
     pub weights: String,
     #[command(flatten)]
     pub engine: EngineSettings,
@@ -41,7 +51,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let player = player_from(&args.weights, &args.engine, game)?;
     let options = ProtocolOptions {
         name: args.name.clone(),
-        limits: player.limits(),
+        limits: play_limits(args.engine.limits(), game.name()),
         flip_rows: args.flip_rows,
         errors_to_stderr: args.errors_to_stderr,
         pad_single: !args.no_pad,
@@ -50,4 +60,28 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
     game.play_protocol(&player, &options, &mut stdin.lock(), &mut stdout.lock(), &mut stderr.lock())?;
     Ok(())
+}
+
+/// The limits `play` searches with: the user's, or [`DEFAULT_MOVE_MS`] a move. Gomoku's
+/// front end gets the user's as they are, and keeps to the manager's times (or the default).
+pub fn play_limits(user: Limits, game: &str) -> Limits {
+    if user.is_unlimited() && game != "gomoku" {
+        Limits::time_ms(DEFAULT_MOVE_MS)
+    } else {
+        user
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn play_moves_in_a_second_unless_told_otherwise() {
+        assert_eq!(play_limits(Limits::default(), "connect6"), Limits::time_ms(1000));
+        assert_eq!(play_limits(Limits::default(), "einstein"), Limits::time_ms(1000));
+        assert_eq!(play_limits(Limits::depth(3), "connect6"), Limits::depth(3));
+        // Gomoku's time is the manager's (crate::games::gomoku::pbrain::move_limits).
+        assert_eq!(play_limits(Limits::default(), "gomoku"), Limits::default());
+    }
 }

@@ -10,7 +10,7 @@
 //! | `TURN x,y` | the opponent's stone; the engine answers with its own: `x,y` |
 //! | `BOARD`, lines `x,y,f`, `DONE` | a position (f = 1 own stone, 2 the opponent's; the continuous games' 3 is refused); the engine moves: `x,y` |
 //! | `TAKEBACK x,y` | takes the last stone (at x,y) back; `OK` |
-//! | `INFO key value` | `timeout_turn`, `time_left` (ms) cap the time of each move; `rule` 1 (exactly five) is refused with a `MESSAGE` (this engine plays freestyle); other keys are read and ignored; no reply |
+//! | `INFO key value` | `timeout_turn`, `timeout_match`, `time_left`, `time_increment` (ms) are the time control the engine keeps to (see [`move_limits`]); `rule` 1 (exactly five) is refused with a `MESSAGE` (this engine plays freestyle); other keys are read and ignored; no reply |
 //! | `ABOUT` | `name="...", version="...", author="...", country="..."` |
 //! | `END` | exits |
 //!
@@ -33,11 +33,62 @@ use crate::search::Engine;
 
 /// The board side this engine plays.
 const SIZE: usize = Rules::GOMOKU.width as usize;
-/// Milliseconds kept back from each move's time for reading, writing and the manager.
+/// Milliseconds kept back from each move's time for reading, writing and the manager (less
+/// when the move has little: a fifth of it).
 const TIME_MARGIN_MS: u64 = 50;
 /// Under a match clock, the moves a move's soft target shares the time left with (a
 /// Gomoku game lasts some 20 to 40 moves a side).
 const MOVES_TO_GO: u64 = 25;
+/// Under a match clock, the most of the time left one move may take: a tenth.
+const MATCH_SHARE: u64 = 10;
+/// The time of a move when neither the user (`--depth`, `--nodes`, `--time-ms`) nor the
+/// manager (`INFO`) limits it.
+pub const DEFAULT_MOVE_MS: u64 = 1000;
+/// `INFO time_left` of a match without a time limit.
+const UNLIMITED_LEFT: u64 = 2_147_483_647;
+
+/// The manager's time control, as its `INFO` lines gave it (ms; `None`: not given, or no
+/// limit).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ManagerTimes {
+    /// `timeout_turn`: the most one move may take (0: no limit).
+    pub turn: Option<u64>,
+    /// `timeout_match`: the whole game's time (0: no limit).
+    pub game: Option<u64>,
+    /// `time_left`: what is left of the game's time.
+    pub left: Option<u64>,
+    /// `time_increment`: added to the time left after each move.
+    pub increment: u64,
+}
+
+/// The limits of a move, as a Gomocup brain keeps them: the user's own (`--depth`,
+/// `--nodes`, `--time-ms`), with the time never more than the manager allows. With a turn
+/// limit the move may take all of it less a margin; with a game clock (the time left, or the
+/// whole game's time before any `time_left`) it may take a tenth of what is left plus the
+/// increment, and aims at a 25th of it (a soft target: the search starts no new iteration
+/// past it, and time saved is kept). Without any limit from either, a move takes
+/// [`DEFAULT_MOVE_MS`].
+pub fn move_limits(user: Limits, times: &ManagerTimes) -> Limits {
+    let mut limits = user;
+    let left = times.left.or(times.game);
+    let from_clock = left.map(|l| (l / MATCH_SHARE + times.increment).min(l));
+    let hard = match (times.turn, from_clock) {
+        (Some(t), Some(c)) => Some(t.min(c)),
+        (t, c) => t.or(c),
+    };
+    match hard {
+        Some(h) => {
+            let t = h.saturating_sub(TIME_MARGIN_MS.min(h / 5)).max(1);
+            limits.time_ms = Some(limits.time_ms.map_or(t, |own| own.min(t)));
+            if let Some(l) = left {
+                limits.soft_ms = Some((l / MOVES_TO_GO + times.increment).clamp(1, limits.time_ms.unwrap_or(t)));
+            }
+        }
+        None if user.is_unlimited() => limits.time_ms = Some(DEFAULT_MOVE_MS),
+        None => {}
+    }
+    limits
+}
 
 /// Runs the protocol until `END` or the end of the input, both `Ok`. Errors are only those of
 /// reading the input or writing the replies.
@@ -48,8 +99,14 @@ pub fn run<R: BufRead, W: Write, E: Write>(
     mut out: W,
     _err: E,
 ) -> std::io::Result<()> {
-    let mut s =
-        Session { engine, options, board: GomokuBoard::new(), started: false, turn_ms: None, left_ms: None, games: 0 };
+    let mut s = Session {
+        engine,
+        options,
+        board: GomokuBoard::new(),
+        started: false,
+        times: ManagerTimes::default(),
+        games: 0,
+    };
     let mut raw = Vec::new();
     while let Some(read) = read_command(&mut input, &mut raw)? {
         let line = match read {
@@ -109,9 +166,8 @@ struct Session<'a> {
     board: GomokuBoard,
     /// `START` was received.
     started: bool,
-    /// `INFO timeout_turn` and `INFO time_left`, in ms.
-    turn_ms: Option<u64>,
-    left_ms: Option<u64>,
+    /// The time control of the `INFO` lines.
+    times: ManagerTimes,
     /// Games begun, for the engine's seed.
     games: u64,
 }
@@ -304,11 +360,19 @@ impl Session<'_> {
         let number = || value.parse::<u64>().map_err(|_| format!("INFO {key}: `{}` is not a number", clip(value)));
         match key.to_ascii_lowercase().as_str() {
             "timeout_turn" => match number() {
-                Ok(v) => self.turn_ms = (v > 0).then_some(v),
+                Ok(v) => self.times.turn = (v > 0).then_some(v),
+                Err(e) => return Reply::Error(e),
+            },
+            "timeout_match" => match number() {
+                Ok(v) => self.times.game = (v > 0 && v < UNLIMITED_LEFT).then_some(v),
                 Err(e) => return Reply::Error(e),
             },
             "time_left" => match number() {
-                Ok(v) => self.left_ms = Some(v),
+                Ok(v) => self.times.left = (v < UNLIMITED_LEFT).then_some(v),
+                Err(e) => return Reply::Error(e),
+            },
+            "time_increment" => match number() {
+                Ok(v) => self.times.increment = v,
                 Err(e) => return Reply::Error(e),
             },
             "rule" => match number() {
@@ -318,7 +382,7 @@ impl Session<'_> {
                 Ok(_) => {}
                 Err(e) => return Reply::Error(e),
             },
-            // timeout_match, max_memory, game_type, evaluate, folder: nothing to do.
+            // max_memory, game_type, evaluate, folder: nothing to do.
             _ => {}
         }
         Reply::None
@@ -340,25 +404,9 @@ impl Session<'_> {
         }
     }
 
-    /// The limits of the next search: the session's, with the time capped by the manager's
-    /// turn and match clocks. With a match clock the move aims at a share of what is left
-    /// (time saved is kept) and may take up to a tenth of it; with a turn limit alone it may
-    /// use the whole turn.
+    /// The limits of the next search: the user's, within the manager's time.
     fn limits(&self) -> Limits {
-        let mut limits = self.options.limits;
-        let left = self.left_ms.map(|l| l / 10);
-        let budget = match (self.turn_ms, left) {
-            (Some(t), Some(l)) => Some(t.min(l)),
-            (t, l) => t.or(l),
-        };
-        if let Some(b) = budget {
-            let t = b.saturating_sub(TIME_MARGIN_MS).max(1);
-            limits.time_ms = Some(limits.time_ms.map_or(t, |own| own.min(t)));
-        }
-        if let (Some(left), Some(hard)) = (self.left_ms, limits.time_ms) {
-            limits.soft_ms = Some((left / MOVES_TO_GO).min(hard).max(1));
-        }
-        limits
+        move_limits(self.options.limits, &self.times)
     }
 
     /// Searches, plays and prints the engine's move.
@@ -376,8 +424,9 @@ impl Session<'_> {
         let (x, y) = xy_of(stone);
         let mut lines = Vec::new();
         if self.options.verbose {
+            let budget = limits.time_ms.map(|t| format!(" of {t}")).unwrap_or_default();
             lines.push(format!(
-                "MESSAGE depth {} score {} nodes {} ms {}",
+                "MESSAGE depth {} score {} nodes {} ms {}{budget}",
                 r.depth,
                 r.score,
                 r.nodes,

@@ -190,3 +190,55 @@ fn a_line_too_long_or_not_utf8_gets_one_error_and_changes_nothing() {
     let out = transcript(&format!("START 15\nTURN {}\n", "9".repeat(1_000)));
     assert!(lines(&out)[1].len() < 300, "a huge token is not echoed whole");
 }
+
+#[test]
+fn the_manager_times_bound_every_move_and_nothing_else_has_a_default() {
+    let none = Limits::default();
+    let times = |turn, game, left, increment| ManagerTimes { turn, game, left, increment };
+    // A turn limit: the move may take it all but a margin, and no more.
+    let l = move_limits(none, &times(Some(200), None, None, 0));
+    assert_eq!((l.time_ms, l.soft_ms, l.depth), (Some(160), None, None));
+    assert_eq!(move_limits(none, &times(Some(5000), None, None, 0)).time_ms, Some(4950));
+    // A game clock: a tenth of what is left at most, a 25th as the target; little left, a
+    // fast answer.
+    let l = move_limits(none, &times(Some(30_000), Some(180_000), Some(100_000), 0));
+    assert_eq!((l.time_ms, l.soft_ms), (Some(9950), Some(4000)));
+    let l = move_limits(none, &times(None, Some(180_000), Some(300), 0));
+    assert!(l.time_ms.unwrap() <= 30 && l.soft_ms.unwrap() <= l.time_ms.unwrap(), "{l:?}");
+    // Before any time_left, the whole game's time stands for it; the increment is added.
+    let l = move_limits(none, &times(None, Some(60_000), None, 1000));
+    assert_eq!((l.time_ms, l.soft_ms), (Some(6950), Some(3400)));
+    // The user's limits stay, within the manager's time.
+    let l = move_limits(Limits::depth(3), &times(Some(200), None, None, 0));
+    assert_eq!((l.depth, l.time_ms), (Some(3), Some(160)));
+    assert_eq!(move_limits(Limits::time_ms(100), &times(Some(5000), None, None, 0)).time_ms, Some(100));
+    assert_eq!(move_limits(Limits::depth(3), &ManagerTimes::default()), Limits::depth(3));
+    // Neither: a second a move.
+    assert_eq!(move_limits(none, &ManagerTimes::default()).time_ms, Some(DEFAULT_MOVE_MS));
+}
+
+#[test]
+fn info_lines_set_the_time_control() {
+    let options = ProtocolOptions::default();
+    let mut engine = engine();
+    let mut s = Session {
+        engine: &mut engine,
+        options: &options,
+        board: GomokuBoard::new(),
+        started: true,
+        times: ManagerTimes::default(),
+        games: 0,
+    };
+    for line in ["timeout_turn 200", "timeout_match 90000", "time_left 4000", "time_increment 50"] {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert!(matches!(s.info(&words), Reply::None), "{line}");
+    }
+    assert_eq!(s.times, ManagerTimes { turn: Some(200), game: Some(90_000), left: Some(4000), increment: 50 });
+    assert_eq!(s.limits().time_ms, Some(160));
+    // 0 and 2147483647 mean no limit.
+    for line in ["timeout_turn 0", "timeout_match 0", "time_left 2147483647"] {
+        let words: Vec<&str> = line.split(' ').collect();
+        s.info(&words);
+    }
+    assert_eq!(s.limits().time_ms, Some(DEFAULT_MOVE_MS));
+}
