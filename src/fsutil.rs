@@ -143,11 +143,15 @@ impl LineLog {
                 format!("{actual} bytes where the checkpoint recorded {len}: records are missing"),
             ));
         }
-        if actual > len {
-            file.set_len(len)?;
+        // A file torn mid-line (shorter than the checkpoint says, or cut by a crash where no
+        // length was recorded) is cut back to its last whole line, so that what follows
+        // starts a line of its own.
+        let whole = last_line_end(&file, len)?;
+        if actual > whole {
+            file.set_len(whole)?;
             file.sync_data()?;
         }
-        Ok(LineLog { file, path: path.to_path_buf(), len })
+        Ok(LineLog { file, path: path.to_path_buf(), len: whole })
     }
 
     /// Appends `text` (whole lines, each ending in a newline) in one write. On error the
@@ -227,6 +231,30 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
+}
+
+/// Where the last whole line of `file`'s first `len` bytes ends: `len` when they end in a
+/// newline (or are empty), else just past the last newline before it (0 if there is none).
+fn last_line_end(file: &fs::File, len: u64) -> std::io::Result<u64> {
+    use std::os::unix::fs::FileExt;
+    const CHUNK: u64 = 64 * 1024;
+    let mut end = len;
+    let mut buf = vec![0u8; CHUNK as usize];
+    let mut first = true;
+    while end > 0 {
+        let start = end.saturating_sub(CHUNK);
+        let chunk = &mut buf[..(end - start) as usize];
+        file.read_exact_at(chunk, start)?;
+        if first && chunk.last() == Some(&b'\n') {
+            return Ok(len);
+        }
+        first = false;
+        if let Some(i) = chunk.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
 }
 
 #[cfg(test)]
@@ -312,6 +340,25 @@ mod tests {
         assert_eq!(log.len(), 9);
         let e = LineLog::resume(&p, Some(100)).unwrap_err();
         assert!(e.to_string().contains("missing"), "{e}");
+    }
+
+    #[test]
+    fn a_log_torn_mid_line_is_cut_back_to_its_last_whole_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("games.jsonl");
+        fs::write(&p, "{\"a\":1}\n{\"b\":").unwrap();
+        let mut log = LineLog::resume(&p, None).unwrap();
+        log.append("{\"c\":3}\n").unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "{\"a\":1}\n{\"c\":3}\n");
+        drop(log);
+        // A length that ends mid-line, and a torn line longer than one read.
+        let log = LineLog::resume(&p, Some(10)).unwrap();
+        assert_eq!((log.len(), fs::read_to_string(&p).unwrap()), (8, "{\"a\":1}\n".to_string()));
+        drop(log);
+        fs::write(&p, format!("ok\n{}", "x".repeat(200_000))).unwrap();
+        assert_eq!(LineLog::resume(&p, None).unwrap().len(), 3);
+        fs::write(&p, "x".repeat(100)).unwrap();
+        assert_eq!(LineLog::resume(&p, None).unwrap().len(), 0);
     }
 
     /// A full device: the append fails and nothing of it stays (here the device cannot even

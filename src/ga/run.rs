@@ -200,7 +200,8 @@ fn settle(config: &EvolveConfig, state: &RunState, folder: &RunFolder) -> Result
                 Some(len) if config.output.records && actual < len => {
                     eprintln!(
                         "warning: {} has {actual} bytes where the checkpoint recorded {len}: games of earlier \
-                         generations are missing from it; the run goes on and adds its new ones",
+                         generations are missing from it; the run cuts it back to its last whole line and adds \
+                         its new games after it",
                         file.display()
                     );
                     None

@@ -193,12 +193,19 @@ fn register_font() -> Result<()> {
     Ok(())
 }
 
-/// The range spanned by the finite `values`, widened by `pad` of its width on each side; a
-/// single value gets a unit-sized window around it so that the axis still has ticks.
+/// The largest magnitude an axis spans: values beyond it (a history edited by hand, or
+/// written by a broken run, may hold ±1e308) are drawn at the edge, so that the axis's width
+/// and its ticks stay finite (past it, drawing never ends).
+const AXIS_LIMIT: f64 = 1e12;
+
+/// The range spanned by the finite `values` (clamped to ±[`AXIS_LIMIT`]), widened by `pad` of
+/// its width on each side; a single value gets a unit-sized window around it so that the axis
+/// still has ticks.
 fn padded_range(values: impl IntoIterator<Item = f64>, pad: f64) -> Option<(f64, f64)> {
     let (lo, hi) = values
         .into_iter()
         .filter(|v| v.is_finite())
+        .map(|v| v.clamp(-AXIS_LIMIT, AXIS_LIMIT))
         .fold(None, |acc: Option<(f64, f64)>, v| Some(acc.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v)))))?;
     if hi - lo <= f64::EPSILON * hi.abs().max(1.0) {
         let half = (lo.abs() * 0.1).max(1.0);
@@ -211,7 +218,7 @@ fn padded_range(values: impl IntoIterator<Item = f64>, pad: f64) -> Option<(f64,
 /// `0..top` for quantities that are never negative (probabilities, diversity), with headroom
 /// above the largest finite value.
 fn zero_based_range(values: impl IntoIterator<Item = f64>) -> (f64, f64) {
-    let max = values.into_iter().filter(|v| v.is_finite()).fold(0.0_f64, f64::max);
+    let max = values.into_iter().filter(|v| v.is_finite()).fold(0.0_f64, f64::max).min(AXIS_LIMIT);
     (0.0, if max > 0.0 { max * 1.15 } else { 1.0 })
 }
 

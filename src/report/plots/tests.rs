@@ -99,6 +99,22 @@ fn history_of_one_row() {
 }
 
 #[test]
+fn a_history_of_huge_values_is_drawn_and_does_not_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: Vec<HistoryRow> = (1..=3)
+        .map(|g| {
+            let mut r = row(g);
+            let big = if g % 2 == 0 { 1e308 } else { -1e308 };
+            (r.fmax, r.favg, r.fmin, r.diversity, r.pc_mean, r.pm_mean) = (big, big, -big, 1e308, 1e308, 1e308);
+            r
+        })
+        .collect();
+    let paths = plot_history(&rows, dir.path(), "huge").unwrap();
+    check_pair(&paths, "fitness", history_size(&ALL_PANELS), &["huge"]);
+    assert_eq!(padded_range([1e308, -1e308], 0.06).map(|(lo, hi)| lo.is_finite() && hi.is_finite()), Some(true));
+}
+
+#[test]
 fn history_of_many_rows() {
     let dir = tempfile::tempdir().unwrap();
     let rows: Vec<HistoryRow> = (1..=1000).map(row).collect();
