@@ -39,7 +39,7 @@ pub struct Einstein;
 
 /// EinStein's evaluations: the hybrid evaluation, and `plain`, which reads the same table
 /// but plays random playouts (the paper's plain MCTS; its expectimax uses the table).
-pub static EINSTEIN_EVALUATIONS: [Evaluation; 6] = [
+pub static EINSTEIN_EVALUATIONS: [Evaluation; 8] = [
     Evaluation {
         name: "hybrid",
         schema: &EINSTEIN_HYBRID,
@@ -74,6 +74,20 @@ pub static EINSTEIN_EVALUATIONS: [Evaluation; 6] = [
         name: "paper-root",
         schema: &EINSTEIN_HYBRID,
         doc: "the paper's Monte Carlo pruning the root steps only: --nodes random playouts per root step kept",
+        tunable: true,
+    },
+    Evaluation {
+        name: "guard",
+        schema: &EINSTEIN_HYBRID,
+        doc: "MCTS with the evaluation in the tree only (as tree) and cheap playouts: take a win, take an enemy cube \
+              about to win, take no own cube",
+        tunable: true,
+    },
+    Evaluation {
+        name: "paper-guard",
+        schema: &EINSTEIN_HYBRID,
+        doc: "the paper's Monte Carlo with the evaluation at the root only (--nodes playouts per root step it keeps) and \
+              guard's cheap playouts",
         tunable: true,
     },
 ];

@@ -33,7 +33,7 @@ use std::time::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::board::{Board, Move, Phase, CUBES, SETUPS, TARGET};
+use super::board::{Board, Move, Phase, CUBES, SETUPS, SIDE, TARGET};
 use super::eval::HybridEval;
 use crate::core::game::{GameMove, Position, Side, Status};
 use crate::core::limits::Limits;
@@ -48,6 +48,10 @@ pub enum Policy {
     Random,
     /// At random among the moves the hybrid evaluation does not prune.
     Hybrid,
+    /// The evaluation's certain verdicts by cheap tests: a winning step if there is one; else
+    /// a capture of an enemy cube standing one step from its corner (it wins on its next roll
+    /// otherwise); else at random among the steps that take no own cube; else at random.
+    Guard,
 }
 
 /// Which Monte-Carlo search an evaluation name selects (`--eval`).
@@ -68,6 +72,12 @@ pub enum Variant {
     /// `paper-root`: `nodes` random playouts for each step of the root that the evaluation
     /// does not prune (the evaluation at the root only).
     PaperRoot,
+    /// `guard`: UCT whose decision nodes keep only the steps the evaluation does not prune
+    /// (as `tree`), playouts by [`Policy::Guard`].
+    Guard,
+    /// `paper-guard`: the paper's Monte Carlo with the evaluation where it removes playouts:
+    /// `nodes` playouts for each root step it keeps, playouts by [`Policy::Guard`].
+    PaperGuard,
 }
 
 impl Variant {
@@ -79,6 +89,8 @@ impl Variant {
             Some("paper") => Variant::Paper,
             Some("paper-plain") => Variant::PaperPlain,
             Some("paper-root") => Variant::PaperRoot,
+            Some("guard") => Variant::Guard,
+            Some("paper-guard") => Variant::PaperGuard,
             _ => Variant::Hybrid,
         }
     }
@@ -88,17 +100,18 @@ impl Variant {
         match self {
             Variant::Hybrid | Variant::Paper => Policy::Hybrid,
             Variant::Plain | Variant::Tree | Variant::PaperPlain | Variant::PaperRoot => Policy::Random,
+            Variant::Guard | Variant::PaperGuard => Policy::Guard,
         }
     }
 
     /// Whether decision nodes drop the steps the evaluation prunes.
     fn prunes_steps(self) -> bool {
-        matches!(self, Variant::Tree | Variant::Paper | Variant::PaperRoot)
+        matches!(self, Variant::Tree | Variant::Paper | Variant::PaperRoot | Variant::Guard | Variant::PaperGuard)
     }
 
     /// Whether the search is the paper's flat Monte Carlo (a budget per root step).
     fn flat(self) -> bool {
-        matches!(self, Variant::Paper | Variant::PaperPlain | Variant::PaperRoot)
+        matches!(self, Variant::Paper | Variant::PaperPlain | Variant::PaperRoot | Variant::PaperGuard)
     }
 }
 
@@ -158,10 +171,7 @@ pub fn kept_steps(
 ) -> usize {
     // A win is seen on the step itself, without playing it: most rolls have none, and the
     // evaluations below are the whole cost of the pruning.
-    let me = board.to_move();
-    let target = TARGET[me.index()];
-    let last = board.alive(me.other()).count_ones() == 1;
-    if let Some(w) = moves.iter().position(|m| m.to() == target || (last && board.holds_enemy_of(me, m.to()))) {
+    if let Some(w) = winning_step(board, moves) {
         for (i, k) in keep[..moves.len()].iter_mut().enumerate() {
             *k = i == w;
         }
@@ -180,6 +190,73 @@ pub fn kept_steps(
     kept
 }
 
+/// The first of `moves` that wins at once: onto the target corner, or onto the enemy's last
+/// cube.
+fn winning_step(board: &Board, moves: &[Move]) -> Option<usize> {
+    let me = board.to_move();
+    let target = TARGET[me.index()];
+    let last = board.alive(me.other()).count_ones() == 1;
+    moves.iter().position(|m| m.to() == target || (last && board.holds_enemy_of(me, m.to())))
+}
+
+/// Per side, the squares one step from its target corner as a bit set: a cube of the side
+/// there wins on its next move if the die lets it move.
+static NEAR_CORNER: [u32; 2] = [near_corner(TARGET[0]), near_corner(TARGET[1])];
+
+const fn near_corner(corner: u8) -> u32 {
+    let (cr, cc) = (corner as usize / SIDE, corner as usize % SIDE);
+    let mut bits = 0;
+    let mut sq = 0;
+    while sq < SIDE * SIDE {
+        let (r, c) = (sq / SIDE, sq % SIDE);
+        if r.abs_diff(cr) <= 1 && c.abs_diff(cc) <= 1 && sq != corner as usize {
+            bits |= 1 << sq;
+        }
+        sq += 1;
+    }
+    bits
+}
+
+/// [`Policy::Guard`]'s step: a win is played at once; otherwise each step is classed in one
+/// pass over the roll's steps (3 takes an enemy cube about to win, 1 takes no own cube, 0 takes
+/// an own cube), and one of the highest class is drawn. A few comparisons a step, so that a
+/// guarded playout costs about what a random one does.
+fn guard_step(board: &Board, moves: &[Move], rng: &mut ChaCha8Rng) -> Move {
+    let me = board.to_move();
+    let target = TARGET[me.index()];
+    let last = board.alive(me.other()).count_ones() == 1;
+    let danger = NEAR_CORNER[me.other().index()];
+    let mut class = [0u8; 8];
+    let (mut best, mut count) = (0u8, 0usize);
+    for (i, m) in moves.iter().enumerate() {
+        let to = m.to();
+        let enemy = board.holds_enemy_of(me, to);
+        let c = if to == target || (last && enemy) {
+            return *m;
+        } else if enemy && danger & (1 << to) != 0 {
+            3
+        } else if enemy || board.code_at(to as usize) == 0 {
+            1
+        } else {
+            0
+        };
+        class[i] = c;
+        if c > best {
+            (best, count) = (c, 1);
+        } else if c == best {
+            count += 1;
+        }
+    }
+    let pick = rng.random_range(0..count);
+    moves
+        .iter()
+        .zip(class)
+        .filter(|&(_, c)| c == best)
+        .nth(pick)
+        .map(|(m, _)| *m)
+        .expect("`count` steps have the best class")
+}
+
 /// The step of a roll the policy plays: a winning step if there is one, else one drawn at
 /// random among the candidates.
 pub fn policy_step(policy: Policy, eval: &HybridEval, board: &mut Board, moves: &[Move], rng: &mut ChaCha8Rng) -> Move {
@@ -188,6 +265,7 @@ pub fn policy_step(policy: Policy, eval: &HybridEval, board: &mut Board, moves: 
     }
     match policy {
         Policy::Random => moves[rng.random_range(0..moves.len())],
+        Policy::Guard => guard_step(board, moves, rng),
         Policy::Hybrid => {
             let mut keep = [false; 8];
             let mut scores = [0i32; 8];
@@ -531,8 +609,16 @@ mod tests {
     use crate::games::einstein::eval::EINSTEIN_HYBRID;
     use crate::games::einstein::notation::parse_move;
 
-    const ALL: [Variant; 6] =
-        [Variant::Plain, Variant::Hybrid, Variant::Tree, Variant::Paper, Variant::PaperPlain, Variant::PaperRoot];
+    const ALL: [Variant; 8] = [
+        Variant::Plain,
+        Variant::Hybrid,
+        Variant::Tree,
+        Variant::Paper,
+        Variant::PaperPlain,
+        Variant::PaperRoot,
+        Variant::Guard,
+        Variant::PaperGuard,
+    ];
 
     fn board(moves: &[&str]) -> Board {
         let mut b = Board::start();
@@ -592,11 +678,46 @@ mod tests {
             assert_eq!(playouts(Variant::PaperPlain, &b), 100 * steps.len() as u64, "{text}");
             assert_eq!(playouts(Variant::Paper, &b), 100 * kept as u64, "{text}");
             assert_eq!(playouts(Variant::PaperRoot, &b), 100 * kept as u64, "{text}");
+            assert_eq!(playouts(Variant::PaperGuard, &b), 100 * kept as u64, "{text}");
             // UCT's budget is per move, whatever it prunes.
             assert_eq!(playouts(Variant::Tree, &b), 100, "{text}");
+            assert_eq!(playouts(Variant::Guard, &b), 100, "{text}");
             pruned += steps.len() - kept;
         }
         assert!(pruned > 0, "the evaluation prunes some root step of the bench positions");
+    }
+
+    #[test]
+    fn guarded_playouts_take_a_win_and_spare_their_own_cubes() {
+        let eval = HybridEval::new(&EINSTEIN_HYBRID.defaults());
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        // Red's cube 5 on d2, a roll of 5: the corner e1 wins.
+        let mut b = board(&["123456", "654321", "5:b4c3", "1:e3d3", "5:c3d2", "1:d3c3"]);
+        b.roll(5);
+        let mut moves = Vec::new();
+        b.legal_moves(&mut moves);
+        for _ in 0..20 {
+            assert_eq!(policy_step(Policy::Guard, &eval, &mut b, &moves, &mut rng), Move::step(5, 18, 24));
+        }
+        // From the start, a roll whose cube can step onto its own cubes or onto empty squares:
+        // the guard always takes an empty one.
+        let start = board(&["123456", "654321"]);
+        let mut mixed = 0;
+        for die in 1..=CUBES as u8 {
+            let mut b = start.clone();
+            b.roll(die);
+            b.legal_moves(&mut moves);
+            let own = moves.iter().filter(|m| b.code_at(m.to() as usize) != 0).count();
+            if own == 0 || own == moves.len() {
+                continue;
+            }
+            mixed += 1;
+            for _ in 0..20 {
+                let m = policy_step(Policy::Guard, &eval, &mut b, &moves, &mut rng);
+                assert_eq!(b.code_at(m.to() as usize), 0, "{m:?}");
+            }
+        }
+        assert!(mixed > 0, "some roll of the start mixes own and empty squares");
     }
 
     #[test]
