@@ -98,9 +98,11 @@ impl Session {
                 quiet.push(&say.line);
             }
         }
-        let start = Instant::now();
         quiet.extend(request.ask.iter().map(String::as_str));
         self.send_all(&quiet)?;
+        // The engine's clock starts when the request is written, after any pacing wait in
+        // send_all: the referee's own wait is never charged to the engine's time.
+        let start = Instant::now();
         let asked = request.ask.first().map_or("", String::as_str);
         let deadline = start + time.wait;
         let raw = loop {
