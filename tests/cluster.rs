@@ -235,3 +235,55 @@ fn parallel_executor_equals_a_local_run_after_a_killed_shard() {
     assert!(said.contains("gen 2: shards 2 failed or were lost; starting them again"), "{said}");
     assert_eq!(run_result(&out, "tiny"), expected);
 }
+
+/// `cluster reduce` replays every shard game: a shard whose results its moves do not make
+/// (every result flipped, or a 4-move game marked won by six; the checksum recomputed, as an
+/// edit would) is refused, naming the file and the game, and nothing is concluded from it.
+#[test]
+fn a_shard_whose_results_its_moves_do_not_make_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = micro_config(dir.path(), 1);
+    let out = dir.path().join("run");
+    let populations = out.join("populations/tiny");
+    let pop = s(&populations);
+    evotune(&["cluster", "plan", "--config", s(&config), "--out", s(&out), "--shards", "1"]);
+    evotune(&["cluster", "play", "--run", pop, "--shard", "1/1"]);
+    let shard = populations.join("work/gen-0001/shard-0001-of-0001.json");
+    let original = std::fs::read_to_string(&shard).unwrap();
+    let body = evotune::fsutil::verify_checksum(&original).unwrap();
+    let file: serde_json::Value = serde_json::from_str(body).unwrap();
+    let tampered = |edit: &dyn Fn(&mut Vec<serde_json::Value>)| {
+        let mut file = file.clone();
+        edit(file["records"].as_array_mut().unwrap());
+        std::fs::write(&shard, evotune::fsutil::with_checksum(file.to_string())).unwrap();
+        let refused = run(&["cluster", "reduce", "--run", pop], &[]);
+        assert_eq!(refused.status.code(), Some(1), "{}", text(&refused));
+        text(&refused)
+    };
+    let why = tampered(&|records| {
+        for r in records {
+            let flipped = match r["result"].as_str().unwrap() {
+                "first" => "second",
+                "second" => "first",
+                _ => "first",
+            };
+            r["result"] = flipped.into();
+        }
+    });
+    assert!(why.contains("shard-0001-of-0001.json: game 0 (") && why.contains("its moves leave the game"), "{why}");
+    let why = tampered(&|records| {
+        let r = &mut records[1];
+        r["moves"].as_array_mut().unwrap().truncate(4);
+        r["result"] = "first".into();
+        r["reason"] = "six".into();
+    });
+    assert!(
+        why.contains("game 1 (") && why.contains("undecided, but the record says won by the first player (six)"),
+        "{why}"
+    );
+    assert!(!out.join("results/tiny/champion.toml").exists());
+    // The file as it was played: reduced.
+    std::fs::write(&shard, &original).unwrap();
+    let reduced = evotune(&["cluster", "reduce", "--run", pop]);
+    assert!(String::from_utf8_lossy(&reduced.stdout).starts_with("champion "), "{}", text(&reduced));
+}

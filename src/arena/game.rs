@@ -156,7 +156,7 @@ pub fn play_game<G: Searchable>(
     loop {
         match pos.status() {
             Status::Won { winner, reason } => {
-                record.result = outcome_of(winner);
+                record.result = Outcome::win_of(winner);
                 record.reason = Reason::rule(reason);
                 break;
             }
@@ -167,7 +167,7 @@ pub fn play_game<G: Searchable>(
             Status::Ongoing => {}
         }
         if let Some(loser) = resign.verdict(settings.resign_turns) {
-            record.result = outcome_of(loser.other());
+            record.result = Outcome::win_of(loser.other());
             record.reason = Reason::Resign;
             let turns = settings.resign_turns;
             record
@@ -219,7 +219,7 @@ pub fn play_game<G: Searchable>(
             // An outside engine's reply came before its clock ran out (with the margin), or
             // the session has already forfeited it.
             if ms > left_ms[side] && best.is_ok() {
-                record.result = outcome_of(mover.other());
+                record.result = Outcome::win_of(mover.other());
                 record.reason = Reason::Timeout;
                 record.moves.push(format!("# out of time: {ms} ms used with {} ms left", left_ms[side]));
                 break;
@@ -243,7 +243,7 @@ pub fn play_game<G: Searchable>(
         match played {
             Ok(text) => record.moves.push(text),
             Err(note) => {
-                record.result = outcome_of(mover.other());
+                record.result = Outcome::win_of(mover.other());
                 record.reason = Reason::Illegal;
                 record.moves.push(note);
                 break;
@@ -295,7 +295,7 @@ fn refused(mut record: GameRecord, why: &str) -> GameRecord {
 
 /// A game lost by `loser`'s outside engine, or aborted by the referee (no result then).
 fn forfeited(mut record: GameRecord, loser: Side, f: &Forfeit) -> GameRecord {
-    record.result = if f.reason.is_scored() { outcome_of(loser.other()) } else { Outcome::Draw };
+    record.result = if f.reason.is_scored() { Outcome::win_of(loser.other()) } else { Outcome::Draw };
     record.reason = f.reason.clone();
     record.moves.push(format!("# {}", f.note));
     record
@@ -366,13 +366,6 @@ pub fn play_games(referee: &dyn Referee, jobs: &[GameJob], progress: &Progress) 
             record
         })
         .collect()
-}
-
-fn outcome_of(s: Side) -> Outcome {
-    match s {
-        Side::First => Outcome::First,
-        Side::Second => Outcome::Second,
-    }
 }
 
 #[cfg(test)]

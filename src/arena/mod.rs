@@ -45,4 +45,10 @@ pub trait ArenaGame: OpeningBoard + Send + Sync {
     /// Who made each move of a record (the first moves of a game that does not alternate
     /// belong to one side); moves that cannot be read are given to the side whose turn it is.
     fn movers(&self, moves: &[String]) -> Vec<Side>;
+    /// Replays a record's moves (its `#` notes left out) and checks that they are legal and
+    /// make its result: a game the rules ended (`six`, `five`, ...) ends so after its last
+    /// move with that winner; a game the arena ended (`movecap`, `illegal`, `resign`, ...)
+    /// is still undecided on the board, with no winner if nobody lost (`movecap`,
+    /// `aborted`) and one if somebody did. The error says what does not match.
+    fn check_record(&self, record: &records::GameRecord) -> Result<(), String>;
 }

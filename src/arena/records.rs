@@ -25,6 +25,16 @@ pub enum Outcome {
     Draw,
 }
 
+impl Outcome {
+    /// The result of a game won by `side`.
+    pub fn win_of(side: Side) -> Outcome {
+        match side {
+            Side::First => Outcome::First,
+            Side::Second => Outcome::Second,
+        }
+    }
+}
+
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {

@@ -307,6 +307,7 @@ pub fn check_shard(plan: &Plan, hash: &str, dir: &Path, shard: usize) -> Result<
     if file.records.len() != mine.len() {
         bail!("{name}: {} games where the plan gives the shard {}", file.records.len(), mine.len());
     }
+    let game = plan.run_config()?.game()?.arena();
     for (&k, r) in mine.iter().zip(&file.records) {
         let g = &plan.games[k];
         let (first, second) = (&plan.players[g.first].name, &plan.players[g.second].name);
@@ -319,6 +320,9 @@ pub fn check_shard(plan: &Plan, hash: &str, dir: &Path, shard: usize) -> Result<
                 g.seed
             );
         }
+        // Every game replayed (cheap beside playing it): a result its moves do not make, or
+        // an illegal move, is a damaged or edited file, never a score.
+        game.check_record(r).map_err(|e| anyhow::anyhow!("{name}: game {k} ({} vs {}): {e}", r.first, r.second))?;
     }
     Ok(file.records)
 }
@@ -350,7 +354,7 @@ pub fn gather(plan: &Plan, dir: &Path) -> Result<Vec<GameRecord>> {
         let list: Vec<String> = problems.iter().map(|(_, why)| format!("  {why}")).collect();
         let shards: Vec<String> = problems.iter().map(|(s, _)| s.to_string()).collect();
         bail!(
-            "generation {} of {}: {} of {} shards missing or not of this plan:\n{}\nplay them (again) with \
+            "generation {} of {}: {} of {} shards missing, damaged or not of this plan:\n{}\nplay them (again) with \
              `evotune cluster play --run <populations/run> --shard I/{}` for I in {}",
             plan.generation,
             plan.run,

@@ -10,7 +10,7 @@ use anyhow::{bail, Result};
 
 use crate::arena::game::{play_game, GameSettings, Referee};
 use crate::arena::player::Player;
-use crate::arena::records::GameRecord;
+use crate::arena::records::{GameRecord, Outcome, Reason};
 use crate::arena::{ArenaGame, OpeningError};
 use crate::core::game::{Evaluation, GameMove, Position, Side, Status};
 use crate::core::limits::Limits;
@@ -167,6 +167,46 @@ impl<G: Descriptor> ArenaGame for Registered<G> {
 
     fn opening_maker(&self, config: &OpeningConfig) -> Box<dyn OpeningMaker> {
         self.0.opening_maker(config)
+    }
+
+    fn check_record(&self, record: &GameRecord) -> Result<(), String> {
+        let mut pos = self.0.start();
+        let moves = record.moves.iter().filter(|m| !m.starts_with('#'));
+        for (i, text) in moves.enumerate() {
+            if pos.status().is_over() {
+                return Err(format!("move {} `{text}` comes after the end of the game", i + 1));
+            }
+            let played = self.0.parse_move(&pos, text).and_then(|m| self.0.play_checked(&mut pos, m));
+            played.map_err(|e| format!("move {} `{text}`: {e}", i + 1))?;
+        }
+        let (result, reason) = (record.result, &record.reason);
+        let (made, fits) = match pos.status() {
+            Status::Won { winner, reason: r } => (
+                format!("won by the {} player ({r})", winner.name()),
+                *reason == Reason::rule(r) && result == Outcome::win_of(winner),
+            ),
+            Status::Draw { reason: r } => {
+                (format!("drawn ({r})"), *reason == Reason::rule(r) && result == Outcome::Draw)
+            }
+            Status::Ongoing => (
+                "undecided".to_string(),
+                match reason {
+                    Reason::Rule(_) => false,
+                    Reason::Movecap | Reason::Aborted => result == Outcome::Draw,
+                    Reason::Illegal | Reason::Timeout | Reason::Crash | Reason::Resign => result != Outcome::Draw,
+                    Reason::Adjudicated => true,
+                },
+            ),
+        };
+        if fits {
+            return Ok(());
+        }
+        let said = match result {
+            Outcome::First => "won by the first player",
+            Outcome::Second => "won by the second player",
+            Outcome::Draw => "a draw",
+        };
+        Err(format!("its moves leave the game {made}, but the record says {said} ({})", reason.as_str()))
     }
 
     fn movers(&self, moves: &[String]) -> Vec<Side> {

@@ -54,3 +54,45 @@ fn every_game_provides_what_the_tools_need() {
         assert_eq!(suite.len(), 4, "{name}");
     }
 }
+
+/// A record is replayed before it is trusted: its result must be what its moves make.
+#[test]
+fn a_record_whose_result_its_moves_do_not_make_is_refused() {
+    use crate::arena::game::GameSettings;
+    use crate::arena::records::{Outcome, Reason};
+    let game = find("connect6").unwrap();
+    let weights = game.default_evaluation().schema.defaults();
+    let player = |name: &str| {
+        Player::new(name, weights.clone(), EngineSettings { tt_mib: 1, ..Default::default() }, Limits::depth(1))
+    };
+    let opening: Vec<String> = ["j10", "k11k9", "h8l12"].iter().map(|s| s.to_string()).collect();
+    let settings = GameSettings { max_turns: 0, ..GameSettings::default() };
+    let real = game.play_game(&player("a"), &player("b"), &opening, &settings, 1);
+    assert_eq!(real.reason.as_str(), "six", "{real:?}");
+    let arena = game.arena();
+    assert_eq!(arena.check_record(&real), Ok(()));
+    let mut flipped = real.clone();
+    flipped.result = if real.result == Outcome::First { Outcome::Second } else { Outcome::First };
+    let e = arena.check_record(&flipped).unwrap_err();
+    assert!(e.contains("its moves leave the game won by the") && e.contains("(six)"), "{e}");
+    let mut short = real.clone();
+    short.moves.truncate(4);
+    let e = arena.check_record(&short).unwrap_err();
+    assert!(e.contains("undecided, but the record says won by the"), "{e}");
+    let mut after = real.clone();
+    after.moves.push("a1a2".into());
+    assert!(arena.check_record(&after).unwrap_err().contains("comes after the end of the game"));
+    let mut illegal = real.clone();
+    illegal.moves[3] = illegal.moves[2].clone();
+    assert!(arena.check_record(&illegal).unwrap_err().starts_with("move 4 `"));
+    // Cut short by the move cap: undecided, no winner. Lost on time: a winner.
+    short.reason = Reason::Movecap;
+    short.result = Outcome::Draw;
+    assert_eq!(arena.check_record(&short), Ok(()));
+    short.result = Outcome::First;
+    assert!(arena.check_record(&short).is_err());
+    short.reason = Reason::Timeout;
+    assert_eq!(arena.check_record(&short), Ok(()));
+    short.result = Outcome::Draw;
+    assert!(arena.check_record(&short).is_err());
+}

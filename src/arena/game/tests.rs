@@ -43,7 +43,7 @@ fn a_game_is_legal_finished_and_deterministic() {
     let board = board_from_record_moves(Rules::CONNECT6, &r1.moves).expect("the record replays");
     let side = |c: Colour| if c == Colour::Black { Side::First } else { Side::Second };
     match &r1.reason {
-        Reason::Rule(w) if w == "six" => assert_eq!(Some(r1.result), board.winner().map(|c| outcome_of(side(c)))),
+        Reason::Rule(w) if w == "six" => assert_eq!(Some(r1.result), board.winner().map(|c| Outcome::win_of(side(c)))),
         Reason::Movecap => assert!(r1.moves.len() >= settings.max_turns),
         other => panic!("unexpected end {other:?}"),
     }
