@@ -11,7 +11,7 @@ use crate::core::game::Game;
 use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 use crate::games::connect::board::{Board, Cell, Rules};
-use crate::games::connect::eval::Evaluator;
+use crate::games::connect::eval::{self, Evaluator};
 use crate::games::connect::game::{side_of, Connect6, ConnectGame, ConnectPosition};
 use crate::games::connect::movegen::{Move, MoveGen, MoveGenConfig, MoveScoring, Situation, ThreatSet};
 use crate::search::mcts::{for_first, win_probability};
@@ -47,7 +47,8 @@ impl ConnectGen {
         let config = MoveGenConfig { singles: settings.singles, seconds: settings.seconds, width: settings.width }
             .resolved(rules);
         ConnectGen {
-            movegen: MoveGen::with_scoring(config, MoveScoring::from_weights(weights, rules.k as usize), &board),
+            movegen: MoveGen::with_scoring(config, MoveScoring::from_weights(weights, rules.k as usize), &board)
+                .with_stone_scorer(eval::stone_scorer(weights)),
             vcdt_scratch: vec![Vec::new(); 32],
             threats: ThreatSet::default(),
             blocks: Vec::new(),

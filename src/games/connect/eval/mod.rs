@@ -8,9 +8,12 @@ pub use patterns::{CONNECT6_PATTERNS, GOMOKU_PATTERNS};
 pub use roads::{CONNECT6_ROADS, GOMOKU_ROADS};
 pub use transitions::CONNECT6_TRANSITIONS;
 
+use std::sync::Arc;
+
 use crate::core::game::{Evaluate, Evaluation};
 use crate::core::weights::Weights;
 use crate::games::connect::board::Board;
+use crate::games::connect::movegen::StoneScorer;
 
 /// Connect6's evaluations, the default first.
 pub static CONNECT6_EVALUATIONS: [Evaluation; 4] = [
@@ -34,6 +37,15 @@ pub static CONNECT6_EVALUATIONS: [Evaluation; 4] = [
         tunable: true,
     },
 ];
+
+/// The stone scorer the evaluation of a table lends the move generator, if it scores moves
+/// itself: the `transitions` evaluation's K function. `None` for every other table, whose
+/// generator ranks stones by its `move_*` weights.
+pub fn stone_scorer(weights: &Weights) -> Option<Arc<dyn StoneScorer>> {
+    let schema = weights.schema();
+    (schema.game == CONNECT6_TRANSITIONS.game && schema.eval == CONNECT6_TRANSITIONS.eval)
+        .then(|| Arc::new(transitions::TransitionEval::new(weights)) as Arc<dyn StoneScorer>)
+}
 
 /// A ready-to-use Connect evaluation: the weights unpacked for speed.
 #[derive(Clone, Debug)]

@@ -1,8 +1,10 @@
 //! The move generator: wins, forced defences, candidate stones and pairs, threat moves.
 
+use std::sync::Arc;
+
 use super::view::{BoardView, CLASS_HALF, ROAD_CLASSES};
-use super::{Move, MoveGenConfig, MoveScoring, Situation, ThreatSet};
-use crate::games::connect::board::{Board, Cell, Colour, MAX_K};
+use super::{Move, MoveGenConfig, MoveScoring, Situation, StoneScorer, ThreatSet};
+use crate::games::connect::board::{Board, Cell, Colour, DIRECTIONS, MAX_K};
 
 /// Weights of the road classes, each split as `high * 2^15 + low` with both halves in i16,
 /// so that the dot product with a histogram is two sums of i16 products (which x86's
@@ -72,6 +74,9 @@ pub struct MoveGen {
     /// histograms gives a stone of colour c, so that a cell's score, the generator's hottest
     /// function, is one dot product.
     by_class: [ClassWeights; 2],
+    /// Ranks the candidate stones in place of the cheap road score when an evaluation lends
+    /// one (see [`StoneScorer`]).
+    stone_scorer: Option<Arc<dyn StoneScorer>>,
     /// The generator's view of the board it was last asked about.
     view: BoardView,
     k: usize,
@@ -129,6 +134,7 @@ impl MoveGen {
             config,
             value,
             by_class,
+            stone_scorer: None,
             view: BoardView::new(board),
             k,
             score: vec![0; cells],
@@ -148,6 +154,13 @@ impl MoveGen {
         }
     }
 
+    /// This generator with its candidate stones ranked by `scorer` (none: by the cheap road
+    /// score).
+    pub fn with_stone_scorer(mut self, scorer: Option<Arc<dyn StoneScorer>>) -> MoveGen {
+        self.stone_scorer = scorer;
+        self
+    }
+
     #[inline]
     fn road_value(&self, mine: usize, theirs: usize) -> i32 {
         self.value[mine * (self.k + 1) + theirs]
@@ -164,6 +177,15 @@ impl MoveGen {
     #[inline]
     fn cell_score(&self, me: Colour, c: Cell) -> i32 {
         self.by_class[me.index()].dot(self.view.classes(c))
+    }
+
+    /// The score that ranks a candidate stone: the stone scorer's, else the cheap one.
+    #[inline]
+    fn rank_score(&self, board: &Board, me: Colour, c: Cell) -> i32 {
+        match &self.stone_scorer {
+            Some(scorer) => scorer.stone_score(board, me, c, None),
+            None => self.cell_score(me, c),
+        }
     }
 
     /// The situation of the side to move without generating moves: a cheap test that lets a
@@ -457,21 +479,21 @@ impl MoveGen {
         let me = board.to_move();
         if board.is_empty() {
             let c = board.cell(board.width() / 2, board.height() / 2);
-            self.score[c as usize] = self.cell_score(me, c);
+            self.score[c as usize] = self.rank_score(board, me, c);
             self.candidates.push(Ranked::new(self.score[c as usize], c));
             return;
         }
         let cells = board.rules().cells() as Cell;
         for c in self.view.cells_near_stones() {
             if board.is_empty_cell(c) {
-                let s = self.cell_score(me, c);
+                let s = self.rank_score(board, me, c);
                 self.score[c as usize] = s;
                 self.candidates.push(Ranked::new(s, c));
             }
         }
         if self.candidates.is_empty() {
             for c in (0..cells).filter(|&c| board.is_empty_cell(c)) {
-                let s = self.cell_score(me, c);
+                let s = self.rank_score(board, me, c);
                 self.score[c as usize] = s;
                 self.candidates.push(Ranked::new(s, c));
             }
@@ -503,6 +525,9 @@ impl MoveGen {
     /// A cell shares roads with `a` only along one of `a`'s four lines, where its change is
     /// the sum over a window of those roads sliding along the line.
     fn best_seconds(&mut self, board: &Board, a: Cell) {
+        if let Some(scorer) = self.stone_scorer.clone() {
+            return self.best_seconds_by(board, a, &*scorer);
+        }
         let me_colour = board.to_move();
         let me = me_colour.index();
         let k = self.k;
@@ -559,17 +584,54 @@ impl MoveGen {
             };
             t.unsigned_abs() < k && touched[dir][(t + k as isize - 1) as usize]
         };
+        self.add_untouched(&mut seconds, a, want, is_touched);
+        self.seconds = seconds;
+    }
+
+    /// [`best_seconds`](Self::best_seconds) by the stone scorer: the cells of `a`'s lines
+    /// within the scorer's reach are scored again with `a` on the board.
+    fn best_seconds_by(&mut self, board: &Board, a: Cell, scorer: &dyn StoneScorer) {
+        let me = board.to_move();
+        let want = self.config.seconds.max(1);
+        let reach = scorer.reach() as i32;
+        let mut seconds = std::mem::take(&mut self.seconds);
+        seconds.clear();
+        let (ax, ay) = board.xy(a);
+        let (w, h) = (board.width() as i32, board.height() as i32);
+        for (dx, dy) in DIRECTIONS {
+            for t in (-reach..=reach).filter(|&t| t != 0) {
+                let (x, y) = (ax as i32 + t * dx, ay as i32 + t * dy);
+                if x < 0 || x >= w || y < 0 || y >= h {
+                    continue;
+                }
+                let c = board.cell(x as usize, y as usize);
+                if board.is_empty_cell(c) {
+                    keep_best(&mut seconds, want, Ranked::new(scorer.stone_score(board, me, c, Some(a)), c));
+                }
+            }
+        }
+        let is_touched = |c: Cell| {
+            let (cx, cy) = board.xy(c);
+            let (dx, dy) = (cx as i32 - ax as i32, cy as i32 - ay as i32);
+            (dx == 0 || dy == 0 || dx.abs() == dy.abs()) && dx.abs().max(dy.abs()) <= reach
+        };
+        self.add_untouched(&mut seconds, a, want, is_touched);
+        self.seconds = seconds;
+    }
+
+    /// Adds to `seconds` the best candidates other than `a` whose score `a` leaves as it is:
+    /// candidates are sorted best first, so only the first `want` of them can make the cut.
+    fn add_untouched(&mut self, seconds: &mut Vec<Ranked>, a: Cell, want: usize, is_touched: impl Fn(Cell) -> bool) {
         let mut untouched = 0;
         let mut i = 0;
         while untouched < want && i < self.sort_candidates(i + 1) {
             let r = self.candidates[i];
             if r.cell() != a && !is_touched(r.cell()) {
-                keep_best(&mut seconds, want, r);
+                keep_best(seconds, want, r);
                 untouched += 1;
             }
             i += 1;
         }
-        self.seconds = seconds;
     }
 
     /// Sorts `self.pairs` best first, drops duplicate spellings and keeps `width` of them.

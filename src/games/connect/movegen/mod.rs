@@ -11,7 +11,9 @@
 //!    best first stones and, for each, the best second stones re-scored after the first.
 //!
 //! The generator is shared by every evaluation and search, as in Li Guo 2007 where only the
-//! evaluation's parameters are tuned. It is a pure function of the position: ties are broken
+//! evaluation's parameters are tuned; an evaluation that scores moves itself may lend the
+//! generator a [`StoneScorer`] that ranks the quiet candidates in place of the cheap score
+//! (the `transitions` evaluation's K function, the paper's move scorer). It is a pure function of the position: ties are broken
 //! by cell index, so a fixed-depth search is deterministic.
 
 mod generator;
@@ -22,7 +24,7 @@ mod threats;
 mod view;
 
 pub use generator::MoveGen;
-pub use scoring::{MoveScoring, CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
+pub use scoring::{MoveScoring, StoneScorer, CONNECT6_MOVE_ORDER, GOMOKU_MOVE_ORDER};
 pub use threats::ThreatSet;
 
 pub use super::board::MAX_P;

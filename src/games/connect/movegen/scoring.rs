@@ -1,7 +1,7 @@
 //! The generator's cheap stone score and its weights (the `move_*` weights of a table).
 
 use crate::core::weights::{WeightGroup, WeightSpec, Weights};
-use crate::games::connect::board::MAX_K;
+use crate::games::connect::board::{Board, Cell, Colour, MAX_K};
 
 /// What the generator's cheap score gives a stone for each road through it, by stone counts:
 /// `own[n]` when the stone lifts an own road (no enemy stone) to n stones, `block[n]` when it
@@ -67,6 +67,20 @@ impl MoveScoring {
             0
         }
     }
+}
+
+/// A scorer that ranks the generator's candidate stones in place of the cheap road score: an
+/// evaluation that scores moves itself lends one to the generator (the `transitions`
+/// evaluation, whose K function is Li Guo 2007's move scorer), so that its weights decide
+/// which moves are searched. Threat moves and defences are still found by roads.
+pub trait StoneScorer: std::fmt::Debug + Send + Sync {
+    /// What a stone of `me` on the empty cell `c` is worth, with a stone of `me` also on
+    /// `first` when given (a pair's second stone, scored after its first).
+    fn stone_score(&self, board: &Board, me: Colour, c: Cell, first: Option<Cell>) -> i32;
+
+    /// How far along a line a stone reads: a cell farther than this from `first`, or off its
+    /// lines, scores the same with and without it.
+    fn reach(&self) -> usize;
 }
 
 /// A move-order weight for lines of `K`: own roads of `n` stones (`block = false`) or enemy

@@ -116,6 +116,25 @@ pub fn digits_of(key: u32) -> [u8; SPAN] {
 /// mover's stone on `c`, reading cells whose stone was placed at or after `hide_from` in the
 /// board's history as empty (`usize::MAX` hides none): the position the stone was played in.
 pub fn scan(board: &Board, c: Cell, dir: usize, mover: Colour, order: &[u16], hide_from: usize) -> [u8; SPAN] {
+    read_line(board, c, dir, mover, |cell| board.stone(cell).filter(|_| (order[cell as usize] as usize) < hide_from))
+}
+
+/// The scanned line through the empty cell `c` in direction `dir` as the board stands, with
+/// the mover's stone on `c` and on `extra` (the first stone of a pair, when a second one is
+/// scored).
+pub fn scan_now(board: &Board, c: Cell, dir: usize, mover: Colour, extra: Option<Cell>) -> [u8; SPAN] {
+    read_line(board, c, dir, mover, |cell| if Some(cell) == extra { Some(mover) } else { board.stone(cell) })
+}
+
+/// The 13 digits through `c`: the mover on `c`, `stone_at` for the other cells on the board.
+#[inline]
+fn read_line(
+    board: &Board,
+    c: Cell,
+    dir: usize,
+    mover: Colour,
+    stone_at: impl Fn(Cell) -> Option<Colour>,
+) -> [u8; SPAN] {
     let (w, h) = (board.width() as i32, board.height() as i32);
     let (x, y) = board.xy(c);
     let (dx, dy) = DIRECTIONS[dir];
@@ -128,11 +147,7 @@ pub fn scan(board: &Board, c: Cell, dir: usize, mover: Colour, order: &[u16], hi
         if cx < 0 || cx >= w || cy < 0 || cy >= h {
             return OFF;
         }
-        let cell = board.cell(cx as usize, cy as usize);
-        match board.stone(cell) {
-            Some(col) if (order[cell as usize] as usize) < hide_from => digit(col),
-            _ => EMPTY,
-        }
+        stone_at(board.cell(cx as usize, cy as usize)).map_or(EMPTY, digit)
     })
 }
 

@@ -62,8 +62,9 @@ pub use schema::{value, CONNECT6_TRANSITIONS};
 use std::cell::RefCell;
 
 use crate::core::weights::{WeightGroup, Weights};
-use crate::games::connect::board::{Board, Cell, Rules};
-use line::{change_of, key_of, scan, Change, State};
+use crate::games::connect::board::{Board, Cell, Colour, Rules};
+use crate::games::connect::movegen::StoneScorer;
+use line::{change_of, key_of, scan, scan_now, Change, State};
 
 const STATES: usize = State::ALL.len();
 
@@ -124,6 +125,19 @@ impl TransitionEval {
             }
             s.clamp(-SCORE_LIMIT, SCORE_LIMIT) as i32
         })
+    }
+}
+
+/// The K function ranks the move generator's candidates, as it ranks moves in the paper: the
+/// table's genes decide which moves are searched, not only how the positions they reach
+/// score. A pair's second stone is scored with its first on the board.
+impl StoneScorer for TransitionEval {
+    fn stone_score(&self, board: &Board, me: Colour, c: Cell, first: Option<Cell>) -> i32 {
+        (0..4).map(|dir| self.step_value(memo_change(key_of(&scan_now(board, c, dir, me, first))))).sum()
+    }
+
+    fn reach(&self) -> usize {
+        line::REACH
     }
 }
 

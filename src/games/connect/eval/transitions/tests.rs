@@ -180,3 +180,55 @@ fn a_stone_is_worth_its_transitions() {
     let b = board_from_record_moves(Rules::CONNECT6, &["j10", "a1a2", "k10l10", "m10a19"]).unwrap();
     assert_eq!(e.stone_value(&b, 5), get("opp_a3_s3"));
 }
+
+/// The table with the genes of one side only: the other side's at 0.
+fn one_side_table(keep: Side) -> Weights {
+    let w = CONNECT6_TRANSITIONS.defaults();
+    let values = CONNECT6_TRANSITIONS
+        .specs
+        .iter()
+        .zip(w.values())
+        .map(|(s, &v)| match parse_gene(s.name) {
+            Some((side, _, _)) if side != keep => 0,
+            _ => v,
+        })
+        .collect();
+    Weights::from_values(&CONNECT6_TRANSITIONS, values).unwrap()
+}
+
+#[test]
+fn the_k_function_ranks_the_generators_moves() {
+    use crate::core::settings::EngineSettings;
+    use crate::games::connect::movegen::Move;
+    use crate::games::connect::search::ConnectGen;
+    // White to move; Black has a live three j9-j11, White the stones k9 and k11.
+    let b = board_from_record_moves(Rules::CONNECT6, &["j10", "k11k9", "j11j9"]).unwrap();
+    let first_move = |w: &Weights| {
+        let mut gen = ConnectGen::new(Rules::CONNECT6, &EngineSettings::default(), w);
+        let mut moves = Vec::new();
+        gen.movegen.generate(&b, &mut moves);
+        let e = TransitionEval::new(w);
+        // A pair is worth its stones' K values, the second scored with the first on the board;
+        // the generator puts the best first.
+        let worth = |m: &Move| {
+            let [a, c] = [m.stones()[0], m.stones()[1]];
+            let me = b.to_move();
+            (e.stone_score(&b, me, a, None) + e.stone_score(&b, me, c, Some(a)))
+                .max(e.stone_score(&b, me, c, None) + e.stone_score(&b, me, a, Some(c)))
+        };
+        assert!(moves.iter().all(|m| worth(m) <= worth(&moves[0])), "{moves:?}");
+        moves[0]
+    };
+    let j12 = b.cell(9, 11);
+    let j8 = b.cell(9, 7);
+    // Both tables hold the same move-order weights: before the K function ranked the
+    // candidates, both searched the same moves in the same order.
+    let blocker = first_move(&one_side_table(Side::Opp));
+    let builder = first_move(&one_side_table(Side::Own));
+    assert!(blocker.contains(j12) || blocker.contains(j8), "{blocker:?}");
+    assert!(!builder.contains(j12) && !builder.contains(j8), "{builder:?}");
+    // Other schemas' generators rank by their move-order weights.
+    assert!(
+        crate::games::connect::eval::stone_scorer(&crate::games::connect::eval::CONNECT6_ROADS.defaults()).is_none()
+    );
+}
