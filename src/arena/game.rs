@@ -356,8 +356,12 @@ pub struct GameJob<'a> {
 }
 
 /// Plays every job in parallel on the current rayon pool and returns the records in job
-/// order, whatever order the games finish in.
+/// order, whatever order the games finish in. Games with outside engines are taken in an
+/// order that reuses their processes ([`batch`]).
 pub fn play_games(referee: &dyn Referee, jobs: &[GameJob], progress: &Progress) -> Vec<GameRecord> {
+    if batch::has_outside(jobs) {
+        return batch::play_reusing(referee, jobs, progress);
+    }
     jobs.par_iter()
         .map(|job| {
             let mut record = referee.play(job.first, job.second, job.opening, job.seed);
@@ -368,5 +372,6 @@ pub fn play_games(referee: &dyn Referee, jobs: &[GameJob], progress: &Progress) 
         .collect()
 }
 
+mod batch;
 #[cfg(test)]
 mod tests;

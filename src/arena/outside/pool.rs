@@ -11,15 +11,18 @@
 //! a run: each process was started for one individual's values (its `{weights}` file, its
 //! environment, its parameter lines), and a game takes a process of its player's values, so
 //! that an individual's processes are reused from game to game. A process for other values
-//! is started when none waits, and the oldest waiting processes end to keep at most two per
-//! worker thread alive; when the values reach the engine by protocol lines alone, a waiting
-//! process is told every value of the new individual instead of being started again.
+//! is started when none waits, and the oldest waiting processes end to keep at most one per
+//! individual of the games being played plus one per worker thread alive (at least two per
+//! thread); when the values reach the engine by protocol lines alone, a waiting process is
+//! told every value of the new individual instead of being started again. The order the
+//! games are played in ([`crate::arena::game::play_games`]) keeps an individual's games on
+//! one thread, one after another.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -74,6 +77,8 @@ pub struct OutsideEngine {
     /// A tuned engine's live processes, by process id: the values each was told, and the
     /// file it reads them from. (Locked after `idle` when both are.)
     told: Mutex<HashMap<u32, Told>>,
+    /// How many individuals the games being played have ([`OutsideEngine::expect_players`]).
+    players: AtomicUsize,
     started: AtomicU64,
     crashed: AtomicU64,
     killed: AtomicU64,
@@ -130,6 +135,7 @@ impl OutsideEngine {
             log,
             idle: Mutex::new(Vec::new()),
             told: Mutex::new(HashMap::new()),
+            players: AtomicUsize::new(0),
             started: AtomicU64::new(0),
             crashed: AtomicU64::new(0),
             killed: AtomicU64::new(0),
@@ -206,7 +212,7 @@ impl OutsideEngine {
     /// told them; else a new process, the oldest waiting ones ended first while the live
     /// processes are at the bound.
     fn checkout_tuned(&self, params: &Params, values: &[i32], hang: Duration) -> Result<EngineProcess, Forfeit> {
-        let bound = 2 * rayon::current_num_threads().max(1);
+        let bound = self.bound();
         loop {
             let mut ended = Vec::new();
             let taken = {
@@ -246,6 +252,21 @@ impl OutsideEngine {
             }
             return Ok(p);
         }
+    }
+
+    /// Tells a tuned engine that the games being played now have `players` individuals of
+    /// its own (a generation's population and anchors), so that each may keep a process
+    /// waiting for its next game.
+    pub fn expect_players(&self, players: usize) {
+        self.players.store(players, Ordering::Relaxed);
+    }
+
+    /// The most processes of a tuned engine alive at once: one per individual of the games
+    /// being played plus one per worker thread (an individual in games on two threads at
+    /// once needs two), and never fewer than two per thread.
+    fn bound(&self) -> usize {
+        let threads = rayon::current_num_threads().max(1);
+        (self.players.load(Ordering::Relaxed) + threads).max(2 * threads)
     }
 
     /// The processes of a tuned engine alive now, waiting or in a game.
