@@ -18,6 +18,7 @@ use crate::commands::openings::OpeningsArgs;
 use crate::commands::play::PlayArgs;
 use crate::commands::plot::PlotArgs;
 use crate::commands::reproduce::ReproduceArgs;
+use crate::commands::scaling::ScalingArgs;
 use crate::commands::schema::SchemaArgs;
 use crate::commands::serve::ServeArgs;
 use crate::commands::spsa::SpsaArgs;
@@ -127,6 +128,13 @@ pub enum Command {
     /// Tune by SPSA (the method of fishtest and OpenBench) on the same weights, engine and
     /// games as `evolve`, to compare the two at equal game budgets.
     Spsa(SpsaArgs),
+    /// Predict a GA run on more threads from its trace.csv: each generation's games replayed
+    /// on N threads as the executor hands them out (the next game to the first free thread),
+    /// plus its sequential phases; prints games/s, speed-up and efficiency for each N and
+    /// where the rest of the time goes (threads idle at the end of the games, the sequential
+    /// phases). --against RUN compares with a run of the same config measured on other
+    /// threads (docs/performance.md).
+    Scaling(ScalingArgs),
     /// Redraw the plots of a run: fitness.png from its history.csv, genes.png from its
     /// champions/gen-NNNN.toml.
     Plot(PlotArgs),
@@ -165,6 +173,7 @@ impl Command {
             Command::Export(a) => commands::export::run(a),
             Command::Schema(a) => commands::schema::run(a),
             Command::Plot(a) => commands::plot::run(a),
+            Command::Scaling(a) => commands::scaling::run(a),
             Command::Openings(a) => commands::openings::run(a),
             Command::Cluster(c) => commands::cluster::run(c),
             Command::Play(a) => commands::play::run(a),

@@ -36,6 +36,18 @@ fn tiny_run_writes_everything_and_threads_do_not_matter() {
     assert!(history.lines().next().unwrap().contains("vs_defaults_wins"), "{history}");
     assert!(one.join("populations/tiny/gen-0003.json").exists());
     assert_eq!(result_of(&one, "tiny"), result_of(&two, "tiny"), "1 and 2 threads give different runs");
+    // trace.csv times every game of every generation, and each thread, on the run's threads;
+    // `scaling` replays it and sets the other run's measurement beside its prediction.
+    let trace = std::fs::read_to_string(two.join("results/tiny/trace.csv")).unwrap();
+    let games: usize = history.lines().skip(1).map(|l| l.split(',').nth(8).unwrap().parse::<usize>().unwrap()).sum();
+    assert_eq!(trace.lines().filter(|l| l.split(',').nth(2) == Some("game")).count(), games, "{trace}");
+    assert_eq!(trace.lines().filter(|l| l.starts_with("3,2,worker,")).count(), 2, "{trace}");
+    assert!(trace.lines().any(|l| l.starts_with("3,2,background-commit,")), "{trace}");
+    let out = evotune(&["scaling", s(&results), "--threads", "1,2,64", "--against", s(&two.join("populations/tiny"))]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains(&format!("3 generations, {games} games")), "{report}");
+    assert!(report.lines().any(|l| l.trim_start().starts_with("64 ")), "{report}");
+    assert!(report.contains("measured") && report.contains("on 2 threads; predicted from"), "{report}");
     // The champion loads where weight files are expected.
     let champion = results.join("champion.toml");
     let out = evotune(&["bestmove", "--moves", "j10 k11k9", "--weights", s(&champion), "--depth", "1"]);

@@ -5,12 +5,12 @@
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
-use rayon::prelude::*;
 
 use crate::arena::clock::TimeControl;
 use crate::arena::outside::{Forfeit, Session, TurnTime};
 use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome, Reason};
+use crate::arena::workers::{play_in_order, BatchTimes};
 use crate::core::game::{GameMove, Position, Side, Status};
 use crate::core::limits::MAX_TIME_MS;
 use crate::report::progress::Progress;
@@ -359,17 +359,29 @@ pub struct GameJob<'a> {
 /// order, whatever order the games finish in. Games with outside engines are taken in an
 /// order that reuses their processes ([`batch`]).
 pub fn play_games(referee: &dyn Referee, jobs: &[GameJob], progress: &Progress) -> Vec<GameRecord> {
+    play_games_timed(referee, jobs, &[], progress).0
+}
+
+/// [`play_games`] with each game's and thread's times (none for a batch with outside
+/// engines, which [`batch`] plays in an order of its own). Evotune's own games are handed to
+/// the threads in `order` (indices into `jobs`; empty: job order) by list scheduling
+/// ([`workers`](crate::arena::workers)).
+pub fn play_games_timed(
+    referee: &dyn Referee,
+    jobs: &[GameJob],
+    order: &[usize],
+    progress: &Progress,
+) -> (Vec<GameRecord>, BatchTimes) {
     if batch::has_outside(jobs) {
-        return batch::play_reusing(referee, jobs, progress);
+        return (batch::play_reusing(referee, jobs, progress), BatchTimes::default());
     }
-    jobs.par_iter()
-        .map(|job| {
-            let mut record = referee.play(job.first, job.second, job.opening, job.seed);
-            record.opening = Some(job.opening_index);
-            progress.inc(1);
-            record
-        })
-        .collect()
+    play_in_order(jobs.len(), order, |i| {
+        let job = &jobs[i];
+        let mut record = referee.play(job.first, job.second, job.opening, job.seed);
+        record.opening = Some(job.opening_index);
+        progress.inc(1);
+        record
+    })
 }
 
 mod batch;

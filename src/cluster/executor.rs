@@ -10,10 +10,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::records::GameRecord;
 use crate::cluster::plan::{gather, missing_shards, shard_file_exists, work_dir, work_dirs, Plan, PLAN_FILE};
 use crate::ga::evolve::Evolver;
-use crate::ga::run::Games;
+use crate::ga::run::{Games, Played};
 use crate::ga::schedule::Schedule;
 use crate::report::progress::Progress;
 
@@ -110,7 +109,7 @@ impl Games for Sharded<'_> {
         schedule: &Schedule,
         progress: &Progress,
         stop: &AtomicUsize,
-    ) -> Result<Option<Vec<GameRecord>>> {
+    ) -> Result<Option<Played>> {
         let plan = Plan::new(evolver.config, schedule, evolver.suite, self.shards);
         let dir = save_plan(&self.populations, &plan)?;
         // Shards seen done (their games counted in the progress), by shard number.
@@ -187,7 +186,7 @@ impl Games for Sharded<'_> {
                 self.retries + 1
             );
         }
-        Ok(Some(gather(&plan, &dir)?))
+        Ok(Some(Played::untimed(gather(&plan, &dir)?)))
     }
 
     fn committed(&self, generation: u32) -> Result<()> {
@@ -196,6 +195,11 @@ impl Games for Sharded<'_> {
 
     fn stops_at_once(&self) -> bool {
         true
+    }
+
+    fn commits_in_background(&self) -> bool {
+        // The next generation's plan removes this one's shards: its checkpoint first.
+        false
     }
 }
 
@@ -212,7 +216,7 @@ impl Games for FromShards {
         schedule: &Schedule,
         progress: &Progress,
         _stop: &AtomicUsize,
-    ) -> Result<Option<Vec<GameRecord>>> {
+    ) -> Result<Option<Played>> {
         let dir = work_dir(&self.populations, schedule.generation);
         let path = dir.join(PLAN_FILE);
         if !path.exists() {
@@ -236,7 +240,7 @@ impl Games for FromShards {
         }
         let records = gather(&plan, &dir)?;
         progress.inc(records.len() as u64);
-        Ok(Some(records))
+        Ok(Some(Played::untimed(records)))
     }
 
     fn committed(&self, generation: u32) -> Result<()> {
@@ -277,6 +281,7 @@ fn sleep_unless_stopped(d: Duration, stop: &AtomicUsize) {
 mod tests {
     use super::*;
     use crate::arena::game::Referee;
+    use crate::arena::records::GameRecord;
     use crate::cluster::plan::play_shard;
     use crate::ga::evolve::tests::{mock_setup, TargetReferee};
     use crate::report::progress::ProgressMode;
@@ -339,7 +344,7 @@ mod tests {
             poll: Duration::ZERO,
         };
         let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
-        let result = sharded.play(&ev, &ev.schedule(&state), &p, &AtomicUsize::new(0));
+        let result = sharded.play(&ev, &ev.schedule(&state), &p, &AtomicUsize::new(0)).map(|r| r.map(|p| p.records));
         if result.is_ok() {
             sharded.committed(1).unwrap();
             assert!(work_dirs(dir.path()).is_empty(), "the work folder goes once committed");

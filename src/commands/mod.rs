@@ -16,6 +16,7 @@ pub mod outputs;
 pub mod play;
 pub mod plot;
 pub mod reproduce;
+pub mod scaling;
 pub mod schema;
 pub mod serve;
 pub mod spsa;

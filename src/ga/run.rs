@@ -18,10 +18,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::game::{play_games, Referee};
+use crate::arena::game::{play_games_timed, Referee};
 use crate::arena::openings::{Keys, OpeningSuite};
 use crate::arena::records::{GameRecord, RecordWriter};
 use crate::arena::validation::training_suite;
+use crate::arena::workers::{thread_cpu_time, BatchTimes};
 use crate::core::rng::derive_seed;
 use crate::core::weights::{Meta, Schema, Weights};
 use crate::ga::checkpoint;
@@ -34,6 +35,7 @@ use crate::ga::state::{GenerationResult, RunState};
 use crate::report::history::HistoryRow;
 use crate::report::plots;
 use crate::report::progress::{format_duration, Progress, ProgressMode};
+use crate::report::trace::{self, TraceRow};
 use crate::tuner::executor::{self, Champion, Ended, Tuner};
 use crate::tuner::folder::{self, RunFolder, RunPaths};
 use crate::tuner::lineup::Lineup;
@@ -217,6 +219,8 @@ fn settle(config: &EvolveConfig, state: &RunState, folder: &RunFolder) -> Result
         }
     };
     let records = if config.output.records { Some(RecordWriter::resume(&paths.records(), records_len)?) } else { None };
+    // The trace keeps the checkpoint's generations (timing only: nothing is derived from it).
+    trace::cut_back(&paths.results.join(trace::TRACE_FILE), state.generation)?;
     Ok(records)
 }
 
@@ -439,7 +443,7 @@ pub trait Games: Sync {
         schedule: &Schedule,
         progress: &Progress,
         stop: &AtomicUsize,
-    ) -> Result<Option<Vec<GameRecord>>>;
+    ) -> Result<Option<Played>>;
 
     /// The generation's checkpoint is written: what was kept to play it can go.
     fn committed(&self, generation: u32) -> Result<()> {
@@ -451,6 +455,28 @@ pub trait Games: Sync {
     /// waiting for them could take long) rather than letting the generation finish.
     fn stops_at_once(&self) -> bool {
         false
+    }
+
+    /// Whether a generation's records and checkpoint may go to disk while the next
+    /// generation plays (false: the next generation's plan clears the last one's work, which
+    /// must wait until its checkpoint stands).
+    fn commits_in_background(&self) -> bool {
+        true
+    }
+}
+
+/// A generation's games as an executor played them.
+pub struct Played {
+    /// The records, in schedule order.
+    pub records: Vec<GameRecord>,
+    /// The games' and threads' times, where the executor knows them (for `trace.csv`).
+    pub times: BatchTimes,
+}
+
+impl Played {
+    /// Games whose times are not known (played elsewhere).
+    pub fn untimed(records: Vec<GameRecord>) -> Played {
+        Played { records, times: BatchTimes::default() }
     }
 }
 
@@ -464,8 +490,9 @@ impl Games for LocalGames {
         schedule: &Schedule,
         progress: &Progress,
         _stop: &AtomicUsize,
-    ) -> Result<Option<Vec<GameRecord>>> {
-        Ok(Some(play_games(evolver.referee, &schedule.jobs(evolver.suite), progress)))
+    ) -> Result<Option<Played>> {
+        let (records, times) = play_games_timed(evolver.referee, &schedule.jobs(evolver.suite), &[], progress);
+        Ok(Some(Played { records, times }))
     }
 }
 
@@ -563,6 +590,8 @@ pub fn execute(
         state,
         paths,
         games: options.games,
+        threads: options.threads,
+        commit: None,
         mode: options.mode,
         observers,
         records,
@@ -572,12 +601,51 @@ pub fn execute(
     executor::execute(&mut ga, &run)
 }
 
+/// The phases of a generation as they end, timed for `trace.csv`.
+struct Phases {
+    generation: u32,
+    threads: usize,
+    start: Instant,
+    /// Where the phase in progress started: seconds after `start`, and the CPU time.
+    last_s: f64,
+    last_cpu: Duration,
+    rows: Vec<TraceRow>,
+}
+
+impl Phases {
+    fn new(generation: u32, threads: usize) -> Phases {
+        Phases {
+            generation,
+            threads,
+            start: Instant::now(),
+            last_s: 0.0,
+            last_cpu: thread_cpu_time(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Ends the phase in progress as `kind`; returns when it started (seconds).
+    fn end(&mut self, kind: &str) -> f64 {
+        let now = self.start.elapsed().as_secs_f64();
+        let cpu = thread_cpu_time();
+        let started = self.last_s;
+        let cpu_s = cpu.saturating_sub(self.last_cpu).as_secs_f64();
+        self.rows.push(TraceRow::phase(self.generation, self.threads, kind, started, now - started, cpu_s));
+        (self.last_s, self.last_cpu) = (now, cpu);
+        started
+    }
+}
+
 /// The GA as the executor steps it: one generation a step.
 struct GaRun<'a, 'o> {
     evolver: Evolver<'a>,
     state: &'a mut RunState,
     paths: &'a RunPaths,
     games: &'a dyn Games,
+    /// Threads that play a generation's games (for the trace).
+    threads: usize,
+    /// The last generation's commit, writing while the next generation plays.
+    commit: Option<CommitHandle>,
     mode: ProgressMode,
     observers: &'a mut [&'o mut dyn Observer],
     records: Option<RecordWriter>,
@@ -586,10 +654,74 @@ struct GaRun<'a, 'o> {
     run_start: Instant,
 }
 
+/// A generation's commit: its records appended and flushed, then its checkpoint (the commit
+/// point), written while the next generation's games play: the disk's flushes no longer hold
+/// up every thread between two generations.
+struct CommitJob {
+    records: Option<RecordWriter>,
+    batch: Vec<GameRecord>,
+    populations: PathBuf,
+    config: EvolveConfig,
+    state: RunState,
+    generation: u32,
+    threads: usize,
+    generation_start: Instant,
+}
+
+/// A commit in flight: its generation, and the writer, outcome and trace line it gives back.
+type CommitHandle = (u32, std::thread::JoinHandle<(Option<RecordWriter>, Result<()>, TraceRow)>);
+
+impl CommitJob {
+    fn run(mut self) -> (Option<RecordWriter>, Result<()>, TraceRow) {
+        let (began, cpu0) = (Instant::now(), thread_cpu_time());
+        let done = (|| {
+            let records_len = match &mut self.records {
+                Some(w) => {
+                    w.write_all(&self.batch)?;
+                    Some(w.sync()?)
+                }
+                None => None,
+            };
+            checkpoint::save(&self.populations, &self.config, &self.state, &self.config.output, records_len)?;
+            Ok(())
+        })();
+        let row = TraceRow::phase(
+            self.generation,
+            self.threads,
+            trace::BACKGROUND_COMMIT,
+            (began - self.generation_start).as_secs_f64(),
+            began.elapsed().as_secs_f64(),
+            thread_cpu_time().saturating_sub(cpu0).as_secs_f64(),
+        );
+        (self.records, done, row)
+    }
+}
+
 impl GaRun<'_, '_> {
+    /// Waits for the commit in flight, if any: its checkpoint stands once this returns Ok.
+    fn wait_for_commit(&mut self) -> Result<()> {
+        let Some((g, handle)) = self.commit.take() else { return Ok(()) };
+        let (records, done, row) =
+            handle.join().map_err(|_| anyhow::anyhow!("generation {g}: the thread writing its checkpoint failed"))?;
+        self.records = records;
+        done.with_context(|| format!("generation {g}: its checkpoint was not written"))?;
+        self.games.committed(g)?;
+        trace::append(&self.paths.results.join(trace::TRACE_FILE), &[row])?;
+        Ok(())
+    }
+
     fn stagnant(&self) -> bool {
         let stagnation = self.evolver.config.diversity.stagnation;
         stagnation > 0 && Evolver::stagnant_generations(self.state) >= stagnation
+    }
+}
+
+impl Drop for GaRun<'_, '_> {
+    /// A run that stops (Ctrl-C, a pause, an error) keeps the checkpoint in flight.
+    fn drop(&mut self) {
+        if let Err(e) = self.wait_for_commit() {
+            eprintln!("error: {e:#}");
+        }
     }
 }
 
@@ -619,28 +751,50 @@ impl Tuner for GaRun<'_, '_> {
     fn step(&mut self, stop: &AtomicUsize) -> Result<bool> {
         let config = self.evolver.config;
         let g = self.state.generation + 1;
-        let started = Instant::now();
+        let mut phases = Phases::new(g, self.threads);
+        let started = phases.start;
         let schedule = self.evolver.schedule(self.state);
+        phases.end("schedule");
         let progress =
             Progress::new(&format!("gen {g}/{}", config.generations), schedule.games.len() as u64, "games", self.mode)
                 .mirrored(self.paths.results.join("progress.json"));
         let games_start = Instant::now();
-        let Some(played) = self.games.play(&self.evolver, &schedule, &progress, stop)? else {
+        let Some(Played { records: played, times }) = self.games.play(&self.evolver, &schedule, &progress, stop)?
+        else {
             progress.finish();
             return Ok(false);
         };
         let games_wall_s = games_start.elapsed().as_secs_f64();
         progress.finish();
+        let games_offset = phases.end(trace::GAMES);
         let result = self.evolver.conclude(self.state, &schedule, played, started, games_wall_s)?;
-        let records_len = match &mut self.records {
-            Some(w) => {
-                w.write_all(&result.records)?;
-                Some(w.sync()?)
-            }
-            None => None,
+        phases.end("conclude");
+        // The last generation's records and checkpoint go to disk before this one's.
+        self.wait_for_commit()?;
+        phases.end("commit-wait");
+        let job = CommitJob {
+            records: self.records.take(),
+            batch: result.records.clone(),
+            populations: self.paths.populations.clone(),
+            config: config.clone(),
+            state: self.state.clone(),
+            generation: g,
+            threads: self.threads,
+            generation_start: started,
         };
-        checkpoint::save(&self.paths.populations, config, self.state, &config.output, records_len)?;
-        self.games.committed(self.state.generation)?;
+        if self.games.commits_in_background() {
+            let handle = std::thread::Builder::new()
+                .name(format!("commit gen {g}"))
+                .spawn(move || job.run())
+                .context("cannot start the thread that writes the checkpoint")?;
+            self.commit = Some((g, handle));
+        } else {
+            let (records, done, _) = job.run();
+            self.records = records;
+            done?;
+            self.games.committed(g)?;
+            phases.end("commit");
+        }
         let elapsed = self.run_start.elapsed().as_secs_f64();
         let done = self.state.generation.saturating_sub(self.first_generation);
         let eta_s = elapsed / f64::from(done.max(1)) * f64::from(config.generations - self.state.generation);
@@ -648,10 +802,16 @@ impl Tuner for GaRun<'_, '_> {
         for o in self.observers.iter_mut() {
             o.generation(&done)?;
         }
+        phases.end("results");
+        let mut rows = phases.rows;
+        rows.extend(times.games.iter().map(|t| TraceRow::game(g, self.threads, games_offset, t)));
+        rows.extend(times.workers.iter().map(|w| TraceRow::worker(g, self.threads, games_offset, w)));
+        trace::append(&self.paths.results.join(trace::TRACE_FILE), &rows)?;
         Ok(true)
     }
 
     fn champion(&mut self) -> Result<Champion> {
+        self.wait_for_commit()?;
         let (config, schema, state) = (self.evolver.config, self.evolver.schema, &*self.state);
         let progress = Progress::new("play-off", self.evolver.play_off_games(state) as u64, "games", self.mode)
             .mirrored(self.paths.results.join("progress.json"));

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::core::weights::{Meta, Weights};
-use crate::fsutil::write_atomic;
+use crate::fsutil::replace;
 use crate::ga::config::EvolveConfig;
 use crate::ga::state::{HallEntry, RunState};
 use crate::report::history;
@@ -37,7 +37,9 @@ pub fn write_results(config: &EvolveConfig, state: &RunState, paths: &RunPaths, 
     let schema = config.schema()?;
     let save = |entry: &HallEntry, path: &Path| -> Result<()> {
         let weights = Weights::clamped(schema, entry.genes.clone());
-        weights.save(path, &champion_meta(config, entry)).with_context(|| format!("{}: cannot write", path.display()))
+        // Derived from the checkpoint (a resume writes them again): replaced, not synced.
+        replace(path, weights.to_toml(&champion_meta(config, entry)).as_bytes())
+            .with_context(|| format!("{}: cannot write", path.display()))
     };
     if all {
         for entry in &state.hall_of_fame[..state.hall_of_fame.len() - 1] {
@@ -52,6 +54,6 @@ pub fn write_results(config: &EvolveConfig, state: &RunState, paths: &RunPaths, 
     save(last, &champion)?;
     let csv = history::to_csv(&state.history)?;
     let csv_path = paths.results.join("history.csv");
-    write_atomic(&csv_path, csv.as_bytes()).with_context(|| format!("{}: cannot write", csv_path.display()))?;
+    replace(&csv_path, csv.as_bytes()).with_context(|| format!("{}: cannot write", csv_path.display()))?;
     Ok(Some(champion))
 }

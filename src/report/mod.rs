@@ -6,4 +6,6 @@ pub mod json;
 pub mod plots;
 pub mod progress;
 pub mod run_report;
+pub mod scaling;
 pub mod table;
+pub mod trace;

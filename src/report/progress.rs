@@ -111,8 +111,7 @@ impl Progress {
         }
     }
 
-    /// Mirrors the count into `path` as JSON ([`InFlight`]), written
-    /// atomically now, every couple of seconds and when the count reaches the total. A failed
+    /// Mirrors the count into `path` as JSON ([`InFlight`]), replaced whole (not synced) now, every couple of seconds and when the count reaches the total. A failed
     /// write is ignored: the mirror is for watchers, and the work must not stop for it.
     pub fn mirrored(mut self, path: std::path::PathBuf) -> Progress {
         self.mirror = Some(path);
@@ -134,7 +133,8 @@ impl Progress {
             updated: now_secs(),
         };
         if let Ok(text) = serde_json::to_string(&f) {
-            let _ = crate::fsutil::write_atomic(path, text.as_bytes());
+            // For watchers only: replaced whole, never waited for on the disk.
+            let _ = crate::fsutil::replace(path, text.as_bytes());
         }
     }
 

@@ -305,11 +305,12 @@ pub fn index_page(root: &Path, runs: &[RunFiles], api: &str) -> String {
     )
 }
 
-/// Writes `report.html` into a results folder (atomically), from the folder's files.
+/// Writes `report.html` into a results folder (replaced whole; not synced: it is derived from
+/// the folder's files and written again), from the folder's files.
 pub fn write_report(dir: &Path) -> Result<PathBuf> {
     let files = RunFiles::read(dir)?;
     let path = dir.join("report.html");
-    crate::fsutil::write_atomic(&path, run_page(&files, None).as_bytes())
+    crate::fsutil::replace(&path, run_page(&files, None).as_bytes())
         .with_context(|| format!("{}: cannot write", path.display()))?;
     Ok(path)
 }

@@ -1,0 +1,166 @@
+//! `evotune scaling`: a GA run's trace replayed for more threads than this machine has
+//! (`report::scaling`), and checked against other runs of the same config measured here.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use clap::Args;
+
+use crate::report::scaling::{generations, predict, predict_at, GameClock, Generation, Measured, Order, Prediction};
+use crate::report::trace;
+
+#[derive(Args, Debug)]
+pub struct ScalingArgs {
+    /// The run: its results folder (results/<run>), its checkpoints (populations/<run>) or
+    /// its trace.csv.
+    pub run: PathBuf,
+    /// Thread counts to predict, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32,64,128,256")]
+    pub threads: Vec<usize>,
+    /// A game's recorded time to replay: `cpu` (what the game cost, whatever the load of
+    /// the machine it was recorded on) or `wall` (as the run saw it).
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub time: GameClock,
+    /// The order of the games on the threads: `recorded` (the run's) or `longest` (longest
+    /// first by their recorded times: the best any order could do).
+    #[arg(long, value_enum, default_value = "recorded")]
+    pub order: Order,
+    /// Another run of the same config and seed (on other threads): its measured games a
+    /// second beside this run's prediction for its threads. Repeatable.
+    #[arg(long, value_name = "RUN")]
+    pub against: Vec<PathBuf>,
+}
+
+pub fn run(args: &ScalingArgs) -> Result<()> {
+    if args.threads.contains(&0) {
+        bail!("--threads: every count must be at least 1");
+    }
+    let path = trace::find(&args.run)?;
+    let gens = generations(&trace::read(&path)?);
+    if gens.is_empty() {
+        bail!(
+            "{}: no generation played on this machine's threads (a cluster run's games are not timed)",
+            path.display()
+        );
+    }
+    print!("{}", describe(&path.display().to_string(), &gens, args.time));
+    println!();
+    println!("predicted ({} game times, {} order):", clock_name(args.time), order_name(args.order));
+    println!(
+        "{:>8} {:>10} {:>9} {:>11} {:>13} {:>11}",
+        "threads", "games/s", "speed-up", "efficiency", "barrier tail", "sequential"
+    );
+    let one = predict(&gens, 1, args.time, args.order);
+    for &n in &args.threads {
+        let p = predict(&gens, n, args.time, args.order);
+        println!("{}", row(&p, &one));
+    }
+    for other in &args.against {
+        let path = trace::find(other)?;
+        let theirs = generations(&trace::read(&path)?);
+        if theirs.is_empty() {
+            bail!("{}: no generation played on this machine's threads", path.display());
+        }
+        let m = Measured::of(&theirs);
+        let p = predict(&gens, m.threads, args.time, args.order);
+        // The other run replayed by its own times: how well the replay itself reproduces it.
+        let own = predict(&theirs, m.threads, GameClock::Wall, Order::Recorded);
+        println!();
+        print!("{}", describe(&path.display().to_string(), &theirs, args.time));
+        let off = |x: f64| 100.0 * (x / m.games_per_s() - 1.0);
+        println!(
+            "  measured {:.1} games/s on {} threads; predicted from {}: {:.1} on free cores ({:+.1}%)",
+            m.games_per_s(),
+            m.threads,
+            args.run.display(),
+            p.games_per_s(),
+            off(p.games_per_s()),
+        );
+        if let Some(share) = m.ran {
+            let loaded = predict_at(&gens, m.threads, args.time, args.order, share);
+            println!(
+                "  predicted at its load ({:.0}% of a core a thread): {:.1} games/s ({:+.1}%)",
+                100.0 * share,
+                loaded.games_per_s(),
+                off(loaded.games_per_s())
+            );
+        }
+        println!(
+            "  its own game wall times replayed on {} threads: {:.1} games/s ({:+.1}%)",
+            m.threads,
+            own.games_per_s(),
+            off(own.games_per_s())
+        );
+    }
+    Ok(())
+}
+
+/// What a trace holds and what its run measured.
+fn describe(name: &str, gens: &[Generation], clock: GameClock) -> String {
+    let m = Measured::of(gens);
+    let times: Vec<f64> = gens
+        .iter()
+        .flat_map(|g| &g.games)
+        .map(|t| match clock {
+            GameClock::Cpu => t.cpu_s,
+            GameClock::Wall => t.wall_s,
+        })
+        .collect();
+    let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+    let longest = times.iter().copied().fold(0.0, f64::max);
+    let sequential = gens.iter().map(|g| g.sequential_s).sum::<f64>() / gens.len() as f64;
+    let per_gen = m.games as f64 / gens.len() as f64;
+    format!(
+        "{name}: {} generations, {} games ({per_gen:.0} a generation), played on {} threads\n  \
+         game {} time: mean {:.1} ms, longest {:.1} ms; sequential phases {:.1} ms a generation\n  \
+         measured: {:.1} games/s ({:.1} over the games alone); threads in games {:.1}% of the games' time; \
+         each thread had {} of a core (below 100%: the machine was loaded){}\n",
+        gens.len(),
+        m.games,
+        m.threads,
+        clock_name(clock),
+        1e3 * mean,
+        1e3 * longest,
+        1e3 * sequential,
+        m.games_per_s(),
+        m.games as f64 / m.games_wall_s.max(1e-12),
+        100.0 * m.busy,
+        match m.ran {
+            Some(r) => format!("{:.0}%", 100.0 * r),
+            None => format!("about {:.0}%", 100.0 * m.cpu_share),
+        },
+        match m.cpu_efficiency {
+            Some(e) => format!(
+                "\n  CPU accounting: {:.1}% of the CPU time the threads had during the games went into games",
+                100.0 * e
+            ),
+            None => String::new(),
+        },
+    )
+}
+
+fn row(p: &Prediction, one: &Prediction) -> String {
+    format!(
+        "{:>8} {:>10.1} {:>8.2}x {:>10.1}% {:>12.1}% {:>10.1}%",
+        p.threads,
+        p.games_per_s(),
+        one.wall_s / p.wall_s.max(1e-12),
+        100.0 * p.efficiency(),
+        100.0 * p.tail_loss(),
+        100.0 * p.sequential_loss()
+    )
+}
+
+fn clock_name(c: GameClock) -> &'static str {
+    match c {
+        GameClock::Cpu => "cpu",
+        GameClock::Wall => "wall",
+    }
+}
+
+fn order_name(o: Order) -> &'static str {
+    match o {
+        Order::Recorded => "recorded",
+        Order::Longest => "longest-first",
+    }
+}

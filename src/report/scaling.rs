@@ -1,0 +1,348 @@
+//! The scaling model of a GA run: its `trace.csv` replayed for N threads.
+//!
+//! A generation is its games, handed out one at a time in the executor's order to the first
+//! free thread (list scheduling, as [`crate::arena::workers`] does it), and its sequential
+//! phases (scheduling, concluding, the checkpoint and result files), which no thread count
+//! shortens. Replaying each recorded generation for N threads gives its time on N threads:
+//! the last thread to finish its last game ends the games, then the sequential part. The
+//! loss against N times one thread splits into the *barrier tail* (threads idle at the end of
+//! the games, waiting for the last game) and the *sequential* part (N-1 threads idle).
+//!
+//! A game's time is its CPU time by default: what the game costs on a core of its own,
+//! whatever else the machine was doing when it was recorded (its wall time on a loaded machine
+//! includes waiting for a core). The model leaves out what more threads cost the games
+//! themselves (memory bandwidth, caches): validate it against measured runs
+//! (`evotune scaling RUN --against OTHER_RUN`).
+
+use std::collections::BTreeMap;
+
+use crate::report::trace::{TraceRow, BACKGROUND_COMMIT, GAMES, WORKER};
+
+/// Which of a game's recorded times the model replays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GameClock {
+    /// The CPU time of the thread that played it (independent of the machine's load).
+    Cpu,
+    /// Its wall time (as the run saw it, load included).
+    Wall,
+}
+
+/// The order the replay hands the games out in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Order {
+    /// The order the run handed them out in.
+    Recorded,
+    /// Longest first by their recorded times: what knowing each game's length in advance
+    /// would give (a bound for any order).
+    Longest,
+}
+
+/// One recorded generation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generation {
+    pub generation: u32,
+    /// Threads it was played on.
+    pub threads: usize,
+    /// Each game's recorded (wall, cpu) seconds and its worker, in hand-out order.
+    pub games: Vec<GameTimes>,
+    /// Wall seconds of the generation's games (the `games` phase).
+    pub games_wall_s: f64,
+    /// Wall seconds of its sequential phases (every phase but the games).
+    pub sequential_s: f64,
+    /// Each thread's (wall, cpu) seconds from its first game to its last.
+    pub workers: Vec<(f64, f64)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GameTimes {
+    pub wall_s: f64,
+    pub cpu_s: f64,
+    pub worker: usize,
+}
+
+impl GameTimes {
+    fn time(&self, clock: GameClock) -> f64 {
+        match clock {
+            GameClock::Cpu => self.cpu_s,
+            GameClock::Wall => self.wall_s,
+        }
+    }
+}
+
+impl Generation {
+    /// Its measured wall seconds: games and sequential phases.
+    pub fn wall_s(&self) -> f64 {
+        self.games_wall_s + self.sequential_s
+    }
+
+    /// The share of its threads' time that went into games while its games were played
+    /// (busy time over threads x games' wall time; 1 is no thread ever idle).
+    pub fn busy(&self) -> f64 {
+        let busy: f64 = self.games.iter().map(|g| g.wall_s).sum();
+        busy / (self.threads.max(1) as f64 * self.games_wall_s).max(1e-12)
+    }
+}
+
+/// The generations of a trace, in order; generations without games (played elsewhere) are
+/// left out.
+pub fn generations(rows: &[TraceRow]) -> Vec<Generation> {
+    let mut by_gen: BTreeMap<u32, Vec<&TraceRow>> = BTreeMap::new();
+    for r in rows {
+        by_gen.entry(r.generation).or_default().push(r);
+    }
+    by_gen
+        .into_iter()
+        .filter_map(|(generation, rows)| {
+            let mut games: Vec<(usize, GameTimes)> = rows
+                .iter()
+                .filter(|r| r.is_game())
+                .map(|r| {
+                    let t = GameTimes { wall_s: r.wall_s, cpu_s: r.cpu_s, worker: r.worker.unwrap_or(0) };
+                    (r.rank.unwrap_or(0), t)
+                })
+                .collect();
+            if games.is_empty() {
+                return None;
+            }
+            games.sort_by_key(|&(rank, _)| rank);
+            let games_wall_s = rows.iter().filter(|r| r.kind == GAMES).map(|r| r.wall_s).sum();
+            let sequential_s = rows.iter().filter(|r| is_sequential(r)).map(|r| r.wall_s).sum();
+            let workers = rows.iter().filter(|r| r.kind == WORKER).map(|r| (r.wall_s, r.cpu_s)).collect();
+            Some(Generation {
+                generation,
+                threads: rows[0].threads,
+                games: games.into_iter().map(|(_, t)| t).collect(),
+                games_wall_s,
+                sequential_s,
+                workers,
+            })
+        })
+        .collect()
+}
+
+/// Whether a trace line is a sequential phase of its generation (no game, the span of the
+/// games, a thread's line or a commit that overlapped the next generation's games).
+fn is_sequential(r: &TraceRow) -> bool {
+    !r.is_game() && ![GAMES, WORKER, BACKGROUND_COMMIT].contains(&r.kind.as_str())
+}
+
+/// Where `threads` threads' time goes over the replayed generations (seconds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prediction {
+    pub threads: usize,
+    pub games: usize,
+    /// The generations' time on `threads` threads.
+    pub wall_s: f64,
+    /// The same work on one thread: every game and the sequential phases.
+    pub one_thread_s: f64,
+    /// Thread-seconds idle at the end of the games (the barrier tail).
+    pub tail_s: f64,
+    /// Seconds of the sequential phases.
+    pub sequential_s: f64,
+}
+
+impl Prediction {
+    pub fn games_per_s(&self) -> f64 {
+        self.games as f64 / self.wall_s.max(1e-12)
+    }
+
+    /// Time on one thread over `threads` times the time on `threads`.
+    pub fn efficiency(&self) -> f64 {
+        self.one_thread_s / (self.threads as f64 * self.wall_s).max(1e-12)
+    }
+
+    /// The share of the threads' time lost to the barrier tail.
+    pub fn tail_loss(&self) -> f64 {
+        self.tail_s / (self.threads as f64 * self.wall_s).max(1e-12)
+    }
+
+    /// The share lost while one thread does the sequential phases.
+    pub fn sequential_loss(&self) -> f64 {
+        (self.threads as f64 - 1.0) * self.sequential_s / (self.threads as f64 * self.wall_s).max(1e-12)
+    }
+}
+
+/// The time of `durations`, handed out in this order, on `threads` threads: when the last
+/// thread finishes.
+pub fn makespan(durations: impl IntoIterator<Item = f64>, threads: usize) -> f64 {
+    let mut free = vec![0.0f64; threads.max(1)];
+    for d in durations {
+        // The first thread to be free (the lowest-numbered of equals) takes the next game.
+        let (i, _) = free.iter().enumerate().fold((0, f64::INFINITY), |b, (i, &t)| if t < b.1 { (i, t) } else { b });
+        free[i] += d;
+    }
+    free.into_iter().fold(0.0, f64::max)
+}
+
+/// The recorded generations replayed on `threads` threads.
+pub fn predict(gens: &[Generation], threads: usize, clock: GameClock, order: Order) -> Prediction {
+    predict_at(gens, threads, clock, order, 1.0)
+}
+
+/// [`predict`] on a machine where each thread gets `share` of a core (the games take
+/// 1/share as long; the sequential phases, mostly waiting for the disk, as recorded).
+pub fn predict_at(gens: &[Generation], threads: usize, clock: GameClock, order: Order, share: f64) -> Prediction {
+    let mut p = Prediction { threads, games: 0, wall_s: 0.0, one_thread_s: 0.0, tail_s: 0.0, sequential_s: 0.0 };
+    for g in gens {
+        let mut times: Vec<f64> = g.games.iter().map(|t| t.time(clock) / share.max(1e-6)).collect();
+        if order == Order::Longest {
+            times.sort_by(|a, b| b.total_cmp(a));
+        }
+        let work: f64 = times.iter().sum();
+        let span = makespan(times.iter().copied(), threads);
+        p.games += times.len();
+        p.wall_s += span + g.sequential_s;
+        p.one_thread_s += work + g.sequential_s;
+        p.tail_s += threads as f64 * span - work;
+        p.sequential_s += g.sequential_s;
+    }
+    p
+}
+
+/// What the recorded run measured itself (wall seconds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    /// The threads of its generations (the first's; a resumed run may differ).
+    pub threads: usize,
+    pub games: usize,
+    pub wall_s: f64,
+    pub games_wall_s: f64,
+    /// Thread time in games over threads x the games' wall time.
+    pub busy: f64,
+    /// The games' CPU time over their wall time: below 1 when they waited for a core.
+    pub cpu_share: f64,
+    /// The threads' CPU time over their wall time from their first game to their last: the
+    /// share of a core each got (1 on a quiet machine), if the trace has the threads' lines.
+    pub ran: Option<f64>,
+    /// The games' CPU time over the CPU time the threads could have had during the games
+    /// (threads x the games' wall time x `ran`): the executor's efficiency with the load
+    /// taken out (1: every CPU second a thread got while the games ran went into a game).
+    pub cpu_efficiency: Option<f64>,
+}
+
+impl Measured {
+    pub fn of(gens: &[Generation]) -> Measured {
+        let games: usize = gens.iter().map(|g| g.games.len()).sum();
+        let wall_s: f64 = gens.iter().map(Generation::wall_s).sum();
+        let games_wall_s: f64 = gens.iter().map(|g| g.games_wall_s).sum();
+        let threads = gens.first().map_or(1, |g| g.threads);
+        let busy_s: f64 = gens.iter().flat_map(|g| &g.games).map(|t| t.wall_s).sum();
+        let cpu_s: f64 = gens.iter().flat_map(|g| &g.games).map(|t| t.cpu_s).sum();
+        let thread_s: f64 = gens.iter().map(|g| g.threads as f64 * g.games_wall_s).sum();
+        let (loop_wall, loop_cpu) =
+            gens.iter().flat_map(|g| &g.workers).fold((0.0, 0.0), |a, w| (a.0 + w.0, a.1 + w.1));
+        let ran = (loop_wall > 0.0).then(|| loop_cpu / loop_wall);
+        Measured {
+            ran,
+            cpu_efficiency: ran.map(|r| cpu_s / (thread_s * r).max(1e-12)),
+            threads,
+            games,
+            wall_s,
+            games_wall_s,
+            busy: busy_s / thread_s.max(1e-12),
+            cpu_share: cpu_s / busy_s.max(1e-12),
+        }
+    }
+
+    pub fn games_per_s(&self) -> f64 {
+        self.games as f64 / self.wall_s.max(1e-12)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gen(times: &[f64], sequential_s: f64) -> Generation {
+        Generation {
+            generation: 1,
+            threads: 1,
+            games: times.iter().map(|&t| GameTimes { wall_s: t, cpu_s: t, worker: 0 }).collect(),
+            games_wall_s: times.iter().sum(),
+            sequential_s,
+            workers: vec![(times.iter().sum(), times.iter().sum())],
+        }
+    }
+
+    #[test]
+    fn list_scheduling_hands_each_game_to_the_first_free_thread() {
+        assert_eq!(makespan([3.0, 1.0, 1.0, 1.0], 2), 3.0);
+        // In this order the long game starts last and holds the barrier.
+        assert_eq!(makespan([1.0, 1.0, 1.0, 3.0], 2), 4.0);
+        assert_eq!(makespan([2.0, 2.0], 8), 2.0);
+        assert_eq!(makespan([], 4), 0.0);
+    }
+
+    #[test]
+    fn the_loss_splits_into_tail_and_sequential_parts() {
+        let gens = [gen(&[1.0, 1.0, 1.0, 3.0], 0.5)];
+        let one = predict(&gens, 1, GameClock::Cpu, Order::Recorded);
+        assert_eq!((one.wall_s, one.efficiency(), one.tail_s), (6.5, 1.0, 0.0));
+        let two = predict(&gens, 2, GameClock::Cpu, Order::Recorded);
+        assert_eq!(two.wall_s, 4.5);
+        assert_eq!(two.tail_s, 2.0);
+        let total = two.efficiency() + two.tail_loss() + two.sequential_loss();
+        assert!((total - 1.0).abs() < 1e-12, "{total}");
+        let longest = predict(&gens, 2, GameClock::Cpu, Order::Longest);
+        assert_eq!(longest.wall_s, 3.5);
+        // Ten threads for four games: the longest game is the generation.
+        let ten = predict(&gens, 10, GameClock::Cpu, Order::Recorded);
+        assert_eq!(ten.wall_s, 3.5);
+        assert!((ten.efficiency() - 6.5 / 35.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_trace_reads_as_generations_in_hand_out_order() {
+        use crate::arena::workers::{GameTime, WorkerTime};
+        use std::time::Duration;
+        let t = |game, rank, ms| GameTime {
+            game,
+            rank,
+            worker: rank % 2,
+            start: Duration::ZERO,
+            wall: Duration::from_millis(ms),
+            cpu: Duration::from_millis(ms / 2),
+        };
+        let rows = vec![
+            TraceRow::phase(1, 2, "schedule", 0.0, 0.25, 0.25),
+            TraceRow::phase(1, 2, GAMES, 0.25, 2.0, 1.0),
+            TraceRow::game(1, 2, 0.25, &t(1, 1, 3000)),
+            TraceRow::game(1, 2, 0.25, &t(0, 0, 1000)),
+            TraceRow::phase(1, 2, "commit-wait", 2.25, 0.5, 0.0),
+            TraceRow::phase(1, 2, BACKGROUND_COMMIT, 2.75, 0.5, 0.0),
+            TraceRow::worker(
+                1,
+                2,
+                0.25,
+                &WorkerTime {
+                    worker: 0,
+                    start: Duration::ZERO,
+                    wall: Duration::from_secs(2),
+                    cpu: Duration::from_secs(1),
+                },
+            ),
+            TraceRow::worker(
+                1,
+                2,
+                0.25,
+                &WorkerTime {
+                    worker: 1,
+                    start: Duration::ZERO,
+                    wall: Duration::from_secs(2),
+                    cpu: Duration::from_secs(1),
+                },
+            ),
+            TraceRow::phase(2, 2, "schedule", 0.0, 0.1, 0.1),
+        ];
+        let gens = generations(&rows);
+        assert_eq!(gens.len(), 1, "a generation without games is left out");
+        let g = &gens[0];
+        assert_eq!(g.games.iter().map(|t| t.wall_s).collect::<Vec<_>>(), vec![1.0, 3.0]);
+        assert_eq!((g.games_wall_s, g.sequential_s, g.threads), (2.0, 0.75, 2));
+        assert_eq!(g.busy(), 1.0);
+        let m = Measured::of(&gens);
+        assert_eq!((m.games, m.wall_s, m.cpu_share), (2, 2.75, 0.5));
+        // The threads ran half the time; the games had all the CPU time the threads got.
+        assert_eq!((m.ran, m.cpu_efficiency), (Some(0.5), Some(1.0)));
+    }
+}
