@@ -205,31 +205,49 @@ impl LineLog {
     }
 }
 
-/// What is wrong with a file that should end in a checksum line ([`with_checksum`]).
+/// What is wrong with a file that should carry a checksum ([`with_checksum`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ChecksumError {
-    /// The last line is not `checksum <hex>`: the file was cut short.
-    #[error("truncated or corrupt (no checksum line at the end)")]
+    /// No checksum where it belongs, or the text ends before the body does: the file was cut
+    /// short (or is not one of evotune's).
+    #[error("truncated or corrupt (no checksum, or the file ends early)")]
     Missing,
     /// The content does not hash to the checksum: a changed or damaged file.
     #[error("corrupt (checksum mismatch)")]
     Mismatch,
 }
 
-/// `body` (whole lines) followed by a last line `checksum <16 hex digits>`: the FNV-1a hash
-/// of every byte before it. Files that other processes or machines read (checkpoints, a
-/// cluster's plans and shards) carry it, so that a file cut short is refused, not misread.
-pub fn with_checksum(mut body: String) -> String {
-    if !body.ends_with('\n') {
-        body.push('\n');
-    }
-    let sum = fnv1a64(body.as_bytes());
-    body.push_str(&format!("checksum {sum:016x}\n"));
-    body
+/// How a checksummed file starts: `{"checksum":"` then 16 hex digits, then [`BODY_KEY`].
+const CHECKSUM_KEY: &str = "{\"checksum\":\"";
+const BODY_KEY: &str = "\",\"body\":";
+
+/// `body` (one JSON value on one line) as a JSON document that carries its own checksum:
+/// `{"checksum":"<16 hex digits>","body":<body>}` and a line break, where the checksum is
+/// the FNV-1a hash of the body's bytes as written. Files that other processes or machines
+/// read (checkpoints, a cluster's plans and shards) carry it, so that a file cut short or
+/// changed is refused, not misread, while `jq` and every JSON reader still open it.
+pub fn with_checksum(body: String) -> String {
+    let body = body.trim_end();
+    format!("{CHECKSUM_KEY}{:016x}{BODY_KEY}{body}}}\n", fnv1a64(body.as_bytes()))
 }
 
-/// The body of a file written by [`with_checksum`], once its checksum is verified.
+/// The body of a file written by [`with_checksum`], once its checksum is verified: the bytes
+/// between `"body":` and the closing brace, exactly as written (a reformatted file fails
+/// the check). Files of the earlier form, the body followed by a last line `checksum <16
+/// hex digits>` (the hash of every byte before it), are read too.
 pub fn verify_checksum(text: &str) -> Result<&str, ChecksumError> {
+    let Some(rest) = text.strip_prefix(CHECKSUM_KEY) else { return verify_checksum_line(text) };
+    let (sum, rest) = rest.split_at_checked(16).ok_or(ChecksumError::Missing)?;
+    let rest = rest.strip_prefix(BODY_KEY).ok_or(ChecksumError::Missing)?;
+    let body = rest.trim_end().strip_suffix('}').ok_or(ChecksumError::Missing)?;
+    if format!("{:016x}", fnv1a64(body.as_bytes())) != sum {
+        return Err(ChecksumError::Mismatch);
+    }
+    Ok(body)
+}
+
+/// The earlier form: the body and a last line `checksum <16 hex digits>`.
+fn verify_checksum_line(text: &str) -> Result<&str, ChecksumError> {
     let body_len = text.trim_end_matches('\n').rfind('\n').map(|i| i + 1).unwrap_or(0);
     let (body, last) = text.split_at(body_len);
     let sum = last.trim().strip_prefix("checksum ").ok_or(ChecksumError::Missing)?;
@@ -391,13 +409,28 @@ mod tests {
     }
 
     #[test]
-    fn checksummed_text_round_trips_and_refuses_damage() {
+    fn checksummed_text_is_json_round_trips_and_refuses_damage() {
         let text = with_checksum("{\"a\":1}".to_string());
-        assert_eq!(verify_checksum(&text), Ok("{\"a\":1}\n"));
+        let doc: serde_json::Value = serde_json::from_str(&text).expect("the whole file is JSON");
+        assert_eq!(doc["body"]["a"], 1);
+        assert_eq!(doc["checksum"].as_str().map(str::len), Some(16));
+        assert_eq!(verify_checksum(&text), Ok("{\"a\":1}"));
+        for cut in [1, 5, 20, text.len() - 2, text.len() - 4] {
+            assert!(verify_checksum(&text[..cut]).is_err(), "cut at {cut}");
+        }
+        assert_eq!(verify_checksum(&text.replace("1", "2")), Err(ChecksumError::Mismatch));
+        assert_eq!(verify_checksum(""), Err(ChecksumError::Missing));
+    }
+
+    /// Files of the earlier form (a JSON line, then `checksum <hex>`) still read.
+    #[test]
+    fn checksum_lines_of_earlier_files_still_verify() {
+        let body = "{\"a\":1}\n";
+        let text = format!("{body}checksum {:016x}\n", fnv1a64(body.as_bytes()));
+        assert_eq!(verify_checksum(&text), Ok(body));
         assert_eq!(verify_checksum(&text[..text.len() - 5]), Err(ChecksumError::Mismatch));
         assert_eq!(verify_checksum(&text[..6]), Err(ChecksumError::Missing));
         assert_eq!(verify_checksum(&text.replace("1", "2")), Err(ChecksumError::Mismatch));
-        assert_eq!(verify_checksum(""), Err(ChecksumError::Missing));
     }
 
     #[test]

@@ -54,9 +54,18 @@ fn tiny_run_writes_everything_and_threads_do_not_matter() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("bestmove "));
     let out = evotune(&["export", "--weights", s(&champion), "--format", "c"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("static const int evotune_connect6_roads_weights"));
-    // A second run of the same config does not overwrite the first.
+    // A second run of the same config does not overwrite the first, and says so on its first
+    // line and its last.
     let out = evotune(&["evolve", "--config", s(&config), "--out", s(&one), "--generations", "1", "--log"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("tiny-2"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first = stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("a new run, `tiny-2`") && first.contains("--resume") && first.contains("--force"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(last.ends_with("(a new run, `tiny-2`: `tiny` holds an earlier one)"), "{stdout}");
     assert!(one.join("results/tiny-2/champion.toml").exists());
 }
 

@@ -10,8 +10,8 @@
 //! game) and writes their records, in schedule order, atomically: a shard's file is there
 //! whole or not at all, and playing a shard whose file is already there does nothing.
 //!
-//! Both kinds of file end in a checksum line ([`crate::fsutil::with_checksum`]), and a shard
-//! names the hash of the plan it played, so that a shard of another plan is never mixed in.
+//! Both kinds of file carry their checksum inside the JSON
+//! ([`crate::fsutil::with_checksum`]), and a shard names the hash of the plan it played, so that a shard of another plan is never mixed in.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -109,7 +109,7 @@ impl Plan {
         }
     }
 
-    /// The plan's text: a JSON line and its checksum line.
+    /// The plan's text: a JSON document with its checksum inside.
     fn text(&self) -> Result<String> {
         Ok(with_checksum(serde_json::to_string(self).context("plan to JSON")?))
     }

@@ -141,10 +141,10 @@ pub fn run(args: &EvolveArgs) -> Result<()> {
             let summary = folder.paths.results.join("summary.json");
             let text =
                 std::fs::read_to_string(&summary).with_context(|| format!("{}: cannot read", summary.display()))?;
-            eprintln!("champion {}", path.display());
+            eprintln!("champion {}{}", path.display(), renamed(&folder, &config.name));
             print!("{text}");
         }
-        Ended::Champion(path) => println!("champion {}", path.display()),
+        Ended::Champion(path) => println!("champion {}{}", path.display(), renamed(&folder, &config.name)),
         Ended::Interrupted | Ended::Paused => {
             let again = match args.executor {
                 ExecutorKind::Local => String::new(),
@@ -159,6 +159,16 @@ pub fn run(args: &EvolveArgs) -> Result<()> {
 
 /// The backend of `--executor slurm|parallel` and its shard count, checked before any
 /// folder is touched; None for the local executor.
+/// What the last line says of a run that took the next free name: ` (a new run, `quick-2`:
+/// `quick` holds an earlier one)`.
+fn renamed(folder: &crate::tuner::folder::RunFolder, name: &str) -> String {
+    folder
+        .passed_over
+        .as_ref()
+        .map(|asked| format!(" (a new run, `{name}`: `{asked}` holds an earlier one)"))
+        .unwrap_or_default()
+}
+
 fn backend(args: &EvolveArgs) -> Result<Option<(Box<dyn Backend>, usize)>> {
     if args.executor == ExecutorKind::Local && args.shards.is_some() {
         bail!("--shards is an option of --executor slurm or parallel");

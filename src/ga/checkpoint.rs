@@ -117,4 +117,28 @@ mod tests {
         std::fs::write(&path, &good).unwrap();
         assert!(load(&path).is_ok());
     }
+
+    /// `gen-NNNN.json` is JSON (its checksum inside), and checkpoints of the earlier form (a
+    /// JSON line, then `checksum <hex>`) still load.
+    #[test]
+    fn checkpoints_are_json_and_earlier_ones_still_load() {
+        let (config, suite, referee) = mock_setup();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
+        let state = ev.initial_state().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = save(dir.path(), &config, &state, &OutputConfig::default(), Some(7)).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&text).expect("a checkpoint is a JSON document");
+        assert_eq!(doc["body"]["format"], "evotune-checkpoint-2");
+        assert_eq!(doc["body"]["state"]["generation"], 0);
+        assert!(doc["checksum"].is_string());
+        let body = serde_json::to_string(&doc["body"]).unwrap();
+        // What evotune wrote before: the same body, then a checksum line.
+        let line = format!("{body}\n");
+        let earlier = format!("{line}checksum {:016x}\n", crate::fsutil::fnv1a64(line.as_bytes()));
+        std::fs::write(&path, earlier).unwrap();
+        let l = load(&path).unwrap();
+        assert_eq!((l.config, l.state, l.records_len), (config, state, Some(7)));
+    }
 }

@@ -204,15 +204,24 @@ impl Evolver<'_> {
             })
             .collect();
         if finalists.is_empty() {
-            // Nothing rated yet (no generation played): the first individual stands in.
-            let ind = state.population.first().context("an empty population has no champion")?;
-            let zero = Fitted { elo: 0.0, se: f64::INFINITY };
+            // Nothing rated: a fitness that keeps no ratings (`li2007` scores each generation's
+            // games alone), or no generation played yet. The last generation's best stands in,
+            // as its generation's fitness picked it; before any generation, the first
+            // individual.
+            let unrated = Fitted { elo: 0.0, se: f64::INFINITY };
+            let (id, genes, generation) = match state.hall_of_fame.last() {
+                Some(e) => (e.id, e.genes.clone(), Some(e.generation)),
+                None => {
+                    let ind = state.population.first().context("an empty population has no champion")?;
+                    (ind.id, ind.genes.clone(), None)
+                }
+            };
             finalists.push(Finalist {
-                id: ind.id,
-                genes: ind.genes.clone(),
-                generation: None,
-                before: zero,
-                after: zero,
+                id,
+                genes,
+                generation,
+                before: unrated,
+                after: unrated,
                 vs_anchors: vec![Wdl::default(); self.anchors().len()],
                 games: 0,
             });
@@ -280,5 +289,32 @@ mod tests {
         let (off, state) = played(0);
         assert_eq!(off.games, 0);
         assert_eq!(off.champion().id, state.hall_of_fame.last().unwrap().id);
+    }
+
+    /// `li2007` fitness keeps no ratings: the champion is the last generation's best by its
+    /// score (configs/li2007.toml's champion was the population's first, never rated).
+    #[test]
+    fn without_ratings_the_last_generations_best_is_the_champion() {
+        for candidates in [0, 3] {
+            let (mut config, suite, referee) = mock_setup();
+            assert_eq!(config.fitness.mode, FitnessMode::Li2007);
+            config.finals.candidates = candidates;
+            let lineup = crate::ga::evolve::tests::lineup(&config);
+            let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
+            let mut state = ev.initial_state().unwrap();
+            let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+            for _ in 0..3 {
+                ev.play_generation(&mut state, &p).unwrap();
+            }
+            let best = state.hall_of_fame.last().unwrap();
+            assert_ne!(best.id, state.population[0].id, "the test needs a best that is not the first");
+            let off = ev.play_off(&state, &p).unwrap();
+            let champ = off.champion();
+            assert_eq!(
+                (champ.id, &champ.genes, champ.generation),
+                (best.id, &best.genes, Some(3)),
+                "candidates {candidates}"
+            );
+        }
     }
 }

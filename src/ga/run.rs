@@ -818,37 +818,55 @@ impl Tuner for GaRun<'_, '_> {
         let play_off = self.evolver.play_off(state, &progress)?;
         progress.finish();
         let champ = play_off.champion();
+        let rated = champ.after.se.is_finite();
+        // Unrated (`li2007` fitness scores each generation's games alone): its generation's
+        // fitness.
+        let fitness = state.hall_of_fame.iter().rev().find(|e| e.id == champ.id).map(|e| e.fitness);
         let meta = Meta {
             name: Some(format!("{}-champion", config.name)),
             generation: champ.generation.map(u64::from).or(Some(u64::from(state.generation))),
-            fitness: Some(champ.after.elo),
+            fitness: if rated { Some(champ.after.elo) } else { fitness },
             seed: Some(config.seed),
             config_hash: Some(config.hash()),
             date: Some(humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()),
             ..Meta::default()
         };
-        let line = format!(
-            "champion: #{} rated {:+.0} ± {:.0} over {} games{}",
-            champ.id,
-            champ.after.elo,
-            1.96 * champ.after.se,
-            champ.games,
-            if play_off.games > 0 {
-                format!(" (play-off of {} tables, {} games)", play_off.finalists.len(), play_off.games)
+        let best_of = champ.generation.map_or(String::new(), |g| format!(", best of generation {g}"));
+        let (line, note) = if rated {
+            let line = format!(
+                "champion: #{} rated {:+.0} ± {:.0} over {} games{}",
+                champ.id,
+                champ.after.elo,
+                1.96 * champ.after.se,
+                champ.games,
+                if play_off.games > 0 {
+                    format!(" (play-off of {} tables, {} games)", play_off.finalists.len(), play_off.games)
+                } else {
+                    String::new()
+                }
+            );
+            let note = format!(
+                "individual #{}{best_of}; rating {} ± {:.0} Elo over {} remembered games.",
+                champ.id,
+                crate::report::table::elo(champ.after.elo),
+                1.96 * champ.after.se,
+                champ.games
+            );
+            (line, note)
+        } else {
+            let score = fitness.map_or(String::new(), |f| format!(" (fitness {f:+})"));
+            let why = if config.fitness.mode == FitnessMode::Li2007 {
+                "`li2007` fitness keeps no ratings"
             } else {
-                String::new()
-            }
-        );
-        let note = format!(
-            "individual #{}{}; rating {} ± {:.0} Elo over {} remembered games.",
-            champ.id,
-            champ.generation.map_or(String::new(), |g| format!(", best of generation {g}")),
-            crate::report::table::elo(champ.after.elo),
-            1.96 * champ.after.se,
-            champ.games
-        );
+                "no games played"
+            };
+            let line = format!("champion: #{}{best_of}{score}; not rated ({why})", champ.id);
+            let note = format!("individual #{}{best_of}{score}; the run keeps no ratings.", champ.id);
+            (line, note)
+        };
         let weights = Weights::clamped(schema, champ.genes.clone());
-        Ok(Champion { weights, meta, line, note, play_off: Some(play_off.table()) })
+        // Without ratings the play-off table would only say "+0 ± inf".
+        Ok(Champion { weights, meta, line, note, play_off: rated.then(|| play_off.table()) })
     }
 
     fn finished(&mut self) -> Result<Vec<PathBuf>> {

@@ -1,10 +1,11 @@
 //! Checkpoints of a tuning run: `populations/<run>/<step>-NNNN.json`, one per step (a GA
 //! generation, an SPSA batch), written atomically and verified when read.
 //!
-//! A checkpoint is the run's config (as TOML) and its state as JSON, followed by a last line
-//! `checksum <16 hex digits>`: the FNV-1a hash of every byte before that line. A file cut
-//! short loses its checksum line or fails it, and is refused with a message that names it;
-//! it is never used or overwritten silently.
+//! A checkpoint is a JSON document: `{"checksum":"<16 hex digits>","body":{...}}`, the body
+//! holding the run's config (as TOML) and its state, the checksum the FNV-1a hash of the
+//! body's bytes as written ([`with_checksum`]). A file cut short or changed fails the check
+//! and is refused with a message that names it; it is never used or overwritten silently.
+//! Checkpoints of earlier versions (the body, then a last line `checksum <hex>`) still load.
 //!
 //! The checkpoint is the run's commit point: everything else in the run's folders (the game
 //! records, the champion files, the history) is derived from it. It records how long the
@@ -127,7 +128,8 @@ pub fn load<S: DeserializeOwned>(path: &Path, kind: Kind) -> Result<Raw<S>> {
     let body = match verify_checksum(&text) {
         Ok(body) => body,
         Err(ChecksumError::Missing) => bail!(
-            "{name}: truncated or corrupt checkpoint (no checksum line at the end); delete it to resume from the one before"
+            "{name}: truncated or corrupt checkpoint (no checksum, or the file ends early); delete it to resume \
+             from the one before"
         ),
         Err(ChecksumError::Mismatch) => {
             bail!("{name}: corrupt checkpoint (checksum mismatch); delete it to resume from the one before")

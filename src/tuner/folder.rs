@@ -80,6 +80,9 @@ pub enum LockError {
 #[derive(Debug)]
 pub struct RunFolder {
     pub paths: RunPaths,
+    /// The name asked for, when its folders held another run and this run took the next free
+    /// name (`quick` for `quick-2`): said again in the run's last line.
+    pub passed_over: Option<String>,
     /// Held open for the lock's sake: closing it releases the lock.
     _lock: File,
 }
@@ -113,7 +116,7 @@ impl RunFolder {
         }
         // Who holds the lock, for the message above; not needed for the lock itself.
         let _ = file.set_len(0).and_then(|_| file.rewind()).and_then(|_| writeln!(file, "{}", std::process::id()));
-        Ok(RunFolder { paths, _lock: file })
+        Ok(RunFolder { paths, passed_over: None, _lock: file })
     }
 
     /// Empties both folders for a new run (`--force`), keeping the lock.
@@ -154,7 +157,7 @@ pub fn claim(out: &Path, name: &str, auto_name: bool, force: bool) -> Result<(Ru
             n += 1;
             continue;
         }
-        let folder = match RunFolder::lock(paths.clone()) {
+        let mut folder = match RunFolder::lock(paths.clone()) {
             Ok(f) => f,
             Err(e @ LockError::InUse { .. }) if auto_name => {
                 passed_over = passed_over.or(why_not(e.to_string()));
@@ -175,7 +178,13 @@ pub fn claim(out: &Path, name: &str, auto_name: bool, force: bool) -> Result<(Ru
             }
         }
         if let Some(why) = &passed_over {
-            eprintln!("{why}; this run is `{taken}`");
+            // The first line of the run, and said again in its last: a user who runs the
+            // same command twice gets a second run, not the first one continued.
+            eprintln!(
+                "a new run, `{taken}` ({}), because {why} (or give this run a name with --name)",
+                paths.results.display()
+            );
+            folder.passed_over = Some(name.to_string());
         }
         return Ok((folder, taken));
     }

@@ -111,9 +111,9 @@ pub fn run_result(out: &Path, run: &str) -> RunResult {
     checkpoints.sort();
     let last = checkpoints.iter().rfind(|n| n.starts_with("gen-")).unwrap();
     let text = std::fs::read_to_string(populations.join(last)).unwrap();
-    let body = text.lines().next().unwrap();
-    let mut state: serde_json::Value = serde_json::from_str(body).unwrap();
-    let state = state["state"].take();
+    // A checkpoint is `{"checksum": ..., "body": {..., "state": ...}}`.
+    let mut checkpoint: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let state = checkpoint["body"]["state"].take();
     let mut state = state;
     for row in state["history"].as_array_mut().unwrap() {
         row["wall_s"] = 0.into();
