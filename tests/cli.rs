@@ -331,12 +331,15 @@ fn a_game_clock_limits_the_players_and_bad_clocks_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let records = dir.path().join("games.jsonl");
     let records = records.to_str().unwrap();
-    let (out, _) =
+    let (out, err) =
         ok(&["match", "--a", "defaults", "--b", "defaults", "--tc", "0.5+0.02", "--pairs", "1", "--records", records]);
     assert!(out.contains("2 games"), "{out}");
+    // The header and the records say the clock as match runners write it, not the cap on a
+    // move's time that stands for "as long as the clock allows" (`time 3600000ms`).
+    assert!(err.contains("(pvs roads tc 0.5+0.02) vs") && !err.contains("3600000"), "{err}");
     for line in std::fs::read_to_string(records).unwrap().lines() {
         let g: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert!(g["first_engine"].as_str().unwrap().ends_with("clock 0.5+0.02"), "{line}");
+        assert_eq!(g["first_engine"], "pvs roads tc 0.5+0.02", "{line}");
         // Each player had 0.5 s and 0.02 s a move; losing on time is recorded as such.
         let moves = g["moves"].as_array().unwrap().len() as u64;
         for (side, ms) in [("first", &g["first_ms"]), ("second", &g["second_ms"])] {

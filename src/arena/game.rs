@@ -333,16 +333,18 @@ impl ResignWatch {
 
 /// A player's search, evaluation and limits, and the game clock if there is one.
 fn described(player: &Player, settings: &GameSettings) -> String {
-    match settings.clock {
-        Some(tc) => format!("{}, clock {tc}", player.describe()),
-        None => player.describe(),
-    }
+    player.describe_under(settings.clock)
 }
 
 /// Plays games. The real one plays them with engines; tests use a deterministic mock so that
 /// scheduling, statistics and the GA run in milliseconds.
 pub trait Referee: Sync {
     fn play(&self, first: &Player, second: &Player, opening: &[String], seed: u64) -> GameRecord;
+
+    /// The game clock of its games, if any (for the lines that say who plays whom).
+    fn clock(&self) -> Option<crate::arena::clock::TimeControl> {
+        None
+    }
 }
 
 /// One game to play: who, from which opening, with which seed.
@@ -359,7 +361,19 @@ pub struct GameJob<'a> {
 /// order, whatever order the games finish in. Games with outside engines are taken in an
 /// order that reuses their processes ([`batch`]).
 pub fn play_games(referee: &dyn Referee, jobs: &[GameJob], progress: &Progress) -> Vec<GameRecord> {
-    play_games_timed(referee, jobs, &[], progress).0
+    play_games_with(referee, jobs, progress, &|_, _| {})
+}
+
+/// As [`play_games`], handing each game to `on_done` with its job's index the moment it
+/// ends (on the thread that played it, in whatever order the games end), so that a command
+/// can write it at once and a Ctrl-C loses no finished game.
+pub fn play_games_with(
+    referee: &dyn Referee,
+    jobs: &[GameJob],
+    progress: &Progress,
+    on_done: &(dyn Fn(usize, &GameRecord) + Sync),
+) -> Vec<GameRecord> {
+    play_games_ordered(referee, jobs, &[], progress, on_done).0
 }
 
 /// [`play_games`] with each game's and thread's times (none for a batch with outside
@@ -372,13 +386,25 @@ pub fn play_games_timed(
     order: &[usize],
     progress: &Progress,
 ) -> (Vec<GameRecord>, BatchTimes) {
+    play_games_ordered(referee, jobs, order, progress, &|_, _| {})
+}
+
+/// [`play_games_timed`], handing each game to `on_done` as it ends.
+fn play_games_ordered(
+    referee: &dyn Referee,
+    jobs: &[GameJob],
+    order: &[usize],
+    progress: &Progress,
+    on_done: &(dyn Fn(usize, &GameRecord) + Sync),
+) -> (Vec<GameRecord>, BatchTimes) {
     if batch::has_outside(jobs) {
-        return (batch::play_reusing(referee, jobs, progress), BatchTimes::default());
+        return (batch::play_reusing(referee, jobs, progress, on_done), BatchTimes::default());
     }
     play_in_order(jobs.len(), order, |i| {
         let job = &jobs[i];
         let mut record = referee.play(job.first, job.second, job.opening, job.seed);
         record.opening = Some(job.opening_index);
+        on_done(i, &record);
         progress.inc(1);
         record
     })

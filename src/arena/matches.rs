@@ -5,11 +5,12 @@
 //! Batches have a fixed size (not the thread count) and are scored in pair order, so a match
 //! stops after the same pair and gives the same numbers on 1 thread or 32.
 
+use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use crate::arena::game::{play_games, GameJob, Referee};
+use crate::arena::game::{play_games_with, GameJob, Referee};
 use crate::arena::openings::Openings;
 use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome};
@@ -33,7 +34,7 @@ pub struct MatchConfig {
 }
 
 /// A match's outcome, all from A's point of view.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MatchReport {
     pub a: String,
     pub b: String,
@@ -257,8 +258,67 @@ pub fn score_for(result: Outcome, a_first: bool) -> GameScore {
     }
 }
 
-/// Plays a match. `on_game` sees every record in order (to write records files); `on_batch`
-/// sees the report after every batch (to print SPRT progress).
+/// The pairs of a match already played (a resumed match's, from its records), by pair
+/// index: the game A played first, then the one B played first.
+pub type PlayedPairs = BTreeMap<usize, [GameRecord; 2]>;
+
+/// The complete pairs among the records of the match `config` describes between players
+/// named `a` and `b`: a game belongs to pair i when it carries pair i's seed, and a pair is
+/// complete with one game of each colour (a lone game, whose partner was in flight when
+/// the match stopped, is left out: it is played again). Records are given with their line
+/// numbers; an error names the line that is not a game of this match.
+pub fn played_pairs(
+    records: &[(usize, GameRecord)],
+    game: &str,
+    a: &str,
+    b: &str,
+    config: &MatchConfig,
+) -> Result<PlayedPairs, String> {
+    let seeds: HashMap<u64, usize> = (0..config.pairs).map(|i| (derive_seed(&[config.seed, i as u64]), i)).collect();
+    let mut halves: BTreeMap<usize, [Option<GameRecord>; 2]> = BTreeMap::new();
+    for (line, r) in records {
+        if r.game != game {
+            return Err(format!("line {line}: a game of {}, not {game}", r.game));
+        }
+        let colour = match (r.first.as_str(), r.second.as_str()) {
+            (f, s) if f == a && s == b => 0,
+            (f, s) if f == b && s == a => 1,
+            (f, s) => return Err(format!("line {line}: a game of {f} vs {s}, not of {a} vs {b}")),
+        };
+        let Some(&i) = r.seed.and_then(|s| seeds.get(&s)) else {
+            return Err(format!(
+                "line {line}: not one of this match's {} pairs (another --seed, or fewer --pairs than the match that \
+                 wrote it?)",
+                config.pairs
+            ));
+        };
+        halves.entry(i).or_default()[colour].get_or_insert_with(|| r.clone());
+    }
+    Ok(halves.into_iter().filter_map(|(i, [x, y])| Some((i, [x?, y?]))).collect())
+}
+
+/// The standings of a match from the pairs played so far (a Ctrl-C's, a resumed match's
+/// start): every number of [`MatchReport`], the SPRT's LLR too.
+pub fn standings(a: &str, b: &str, played: &PlayedPairs, sprt: Option<&Sprt>) -> MatchReport {
+    let mut report = MatchReport { a: a.into(), b: b.into(), ..MatchReport::default() };
+    for [x, y] in played.values() {
+        report.add_pair(x, y);
+    }
+    report.openings = played.values().filter_map(|[x, _]| x.opening).collect::<std::collections::HashSet<_>>().len();
+    if let Some(sprt) = sprt {
+        let llr = sprt.llr_pentanomial(&report.penta);
+        report.llr = Some(llr);
+        report.verdict = sprt.verdict(llr);
+    }
+    report
+}
+
+/// Plays a match. `played` holds the pairs already played (a resumed match's): they are
+/// scored in their place and not played again, so that the match stops where an
+/// uninterrupted one would and ends with its numbers. `on_game` sees every game played here
+/// the moment it ends, with its index in the order the games are scheduled (0, 1, ...:
+/// pairs in order, A first then B first; played pairs are skipped); `on_batch` sees the
+/// report after every batch (to print SPRT progress).
 #[allow(clippy::too_many_arguments)]
 pub fn run_match(
     referee: &dyn Referee,
@@ -266,13 +326,15 @@ pub fn run_match(
     b: &Player,
     openings: &mut Openings,
     config: &MatchConfig,
+    played: &PlayedPairs,
     progress: &Progress,
-    on_game: &mut dyn FnMut(&GameRecord) -> Result<()>,
+    on_game: &(dyn Fn(usize, &GameRecord) + Sync),
     on_batch: &mut dyn FnMut(&MatchReport),
 ) -> Result<MatchReport> {
     let start = Instant::now();
     let mut report = MatchReport { a: a.name.clone(), b: b.name.clone(), ..MatchReport::default() };
     let mut pair = 0;
+    let mut scheduled = 0;
     while pair < config.pairs && report.verdict.is_none() {
         let end = (pair + BATCH_PAIRS).min(config.pairs);
         let ran_out = openings.ensure(end).map_err(|e| anyhow::anyhow!("openings: {e}"))?;
@@ -284,8 +346,11 @@ pub fn run_match(
         }
         let suite = openings.suite();
         report.openings = report.openings.max(end.min(suite.len()));
-        let jobs: Vec<GameJob> = (pair..end)
-            .flat_map(|i| {
+        let to_play: Vec<usize> = (pair..end).filter(|i| !played.contains_key(i)).collect();
+        progress.inc(2 * (end - pair - to_play.len()) as u64);
+        let jobs: Vec<GameJob> = to_play
+            .iter()
+            .flat_map(|&i| {
                 let opening = suite.get(i);
                 let index = i % suite.len();
                 let seed = derive_seed(&[config.seed, i as u64]);
@@ -295,11 +360,18 @@ pub fn run_match(
                 ]
             })
             .collect();
-        let records = play_games(referee, &jobs, progress);
-        for two in records.chunks(2) {
-            report.add_pair(&two[0], &two[1]);
-            on_game(&two[0])?;
-            on_game(&two[1])?;
+        let first = scheduled;
+        let records = play_games_with(referee, &jobs, progress, &|k, r| on_game(first + k, r));
+        scheduled += jobs.len();
+        let mut new = records.chunks(2);
+        for i in pair..end {
+            match played.get(&i) {
+                Some([x, y]) => report.add_pair(x, y),
+                None => {
+                    let two = new.next().expect("a record pair for every pair played");
+                    report.add_pair(&two[0], &two[1]);
+                }
+            }
         }
         if let Some(sprt) = &config.sprt {
             let llr = sprt.llr_pentanomial(&report.penta);
@@ -323,29 +395,35 @@ pub fn play_match(
     b: &Player,
     openings: &mut Openings,
     config: &MatchConfig,
+    played: &PlayedPairs,
     mode: ProgressMode,
     live: bool,
-    on_game: &mut dyn FnMut(&GameRecord) -> Result<()>,
+    on_game: &(dyn Fn(usize, &GameRecord) + Sync),
 ) -> Result<MatchReport> {
     let described = openings.describe(config.pairs).map_err(|e| anyhow::anyhow!("openings: {e}"))?;
     if mode != ProgressMode::Hidden {
         eprintln!(
             "{} ({}) vs {} ({}): {} games from {} on {} threads",
             a.name,
-            a.describe(),
+            a.describe_under(referee.clock()),
             b.name,
-            b.describe(),
+            b.describe_under(referee.clock()),
             2 * config.pairs,
             described,
             rayon::current_num_threads()
         );
     }
-    let progress = Progress::new("games", 2 * config.pairs as u64, "games", mode);
-    let report = run_match(referee, a, b, openings, config, &progress, on_game, &mut |r| {
+    // An SPRT stops at its verdict, usually long before the pairs run out: its progress is
+    // the LLR's way to a bound, not an ETA to the cap.
+    let progress = match &config.sprt {
+        Some(_) => Progress::capped("games", 2 * config.pairs as u64, "games", mode),
+        None => Progress::new("games", 2 * config.pairs as u64, "games", mode),
+    };
+    let report = run_match(referee, a, b, openings, config, played, &progress, on_game, &mut |r| {
         let w = &r.wdl;
         let mut msg = format!("W {} D {} L {} Elo {:.0}", w.wins, w.draws, w.losses, w.elo());
-        if let Some(llr) = r.llr {
-            msg += &format!(" LLR {llr:.2}");
+        if let (Some(sprt), Some(llr)) = (&config.sprt, r.llr) {
+            msg += &format!(", {}", sprt.progress(llr));
         }
         if live {
             progress.println(&msg);

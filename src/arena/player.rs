@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
+use crate::arena::clock::TimeControl;
 use crate::arena::outside::OutsideEngine;
-use crate::core::limits::Limits;
+use crate::core::limits::{Limits, MAX_TIME_MS};
 use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 
@@ -60,13 +61,33 @@ impl Player {
     /// Search, evaluation and limits, e.g. `pvs roads depth 3`; for an outside engine its
     /// command and protocol, e.g. `cmd engine -t 1 (cloudict), time 100ms`.
     pub fn describe(&self) -> String {
-        match &self.outside {
+        self.describe_under(None)
+    }
+
+    /// As [`Player::describe`], in games under `clock`: the clock is said as match runners
+    /// write it, `pvs roads tc 60+1`, and a player with no limit of its own (which thinks as
+    /// long as the clock allows: its time per move is only the cap that stands for "the
+    /// clock's") says nothing else; one with limits of its own says both (`pvs roads depth
+    /// 4, tc 60+1`).
+    pub fn describe_under(&self, clock: Option<TimeControl>) -> String {
+        let mut limits = self.limits();
+        if clock.is_some() && limits.time_ms == Some(MAX_TIME_MS) {
+            limits.time_ms = None;
+        }
+        let mut text = match &self.outside {
             Some(o) => {
-                let limits = self.limits();
                 let time = if limits.is_unlimited() { String::new() } else { format!(", {}", limits.describe()) };
                 format!("cmd {} ({}){time}", o.spec.command_line(), o.protocol())
             }
-            None => format!("{} {} {}", self.engine.search.name(), self.eval(), self.limits().describe()),
+            None if clock.is_some() && limits.is_unlimited() => {
+                format!("{} {}", self.engine.search.name(), self.eval())
+            }
+            None => format!("{} {} {}", self.engine.search.name(), self.eval(), limits.describe()),
+        };
+        if let Some(tc) = clock {
+            let sep = if self.outside.is_none() && limits.is_unlimited() { " " } else { ", " };
+            text += &format!("{sep}tc {tc}");
         }
+        text
     }
 }

@@ -374,7 +374,7 @@ pub fn play_tournament(
             rayon::current_num_threads()
         );
         for p in players {
-            eprintln!("  {}: {}", p.name, p.describe());
+            eprintln!("  {}: {}", p.name, p.describe_under(referee.clock()));
         }
     }
     let progress = Progress::new("games", games as u64, "games", mode);

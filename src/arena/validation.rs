@@ -93,7 +93,17 @@ impl ValidationConfig {
         let sprt = self.sprt.map(|[e0, e1]| Sprt::new(e0, e1, 0.05, 0.05)).transpose().context("[validation] sprt")?;
         let config = MatchConfig { pairs: self.pairs, seed: self.seed, sprt };
         let mut openings = Openings::fixed(suite.clone());
-        run_match(referee, champion, opponent, &mut openings, &config, progress, &mut |_| Ok(()), &mut |_| {})
+        run_match(
+            referee,
+            champion,
+            opponent,
+            &mut openings,
+            &config,
+            &Default::default(),
+            progress,
+            &|_, _| {},
+            &mut |_| {},
+        )
     }
 }
 

@@ -1,16 +1,19 @@
 //! `evotune match` and `evotune selfplay`: two players, paired openings, colours swapped.
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
 use crate::arena::game::GameSettings;
-use crate::arena::matches::{play_match, MatchConfig, MatchReport};
+use crate::arena::matches::{play_match, played_pairs, standings, MatchConfig, MatchReport, PlayedPairs};
 use crate::arena::outside::{self, SpecOptions};
 use crate::arena::player::Player;
+use crate::arena::records::{read_records_with_lines, GameRecord};
 use crate::commands::args::{GameArg, OpeningArgs, SideArgs};
-use crate::commands::outputs::{GameFileArgs, GameOutputs};
+use crate::commands::outputs::{GameFileArgs, GameOutputs, OrderedOutputs};
 use crate::commands::{clocked, match_openings, thread_pool};
 use crate::core::settings::{EngineSettings, SideOverrides};
 use crate::player::{is_outside_player, player_with};
@@ -44,9 +47,14 @@ pub struct MatchArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, help_heading = "Run")]
     pub threads: Option<usize>,
-    /// Write every game as a JSON line to this file.
+    /// Write every game as a JSON line to this file (as each game ends, in schedule order).
     #[arg(long, help_heading = "Output")]
     pub records: Option<PathBuf>,
+    /// Continue the match whose records are in this file (a match stopped by Ctrl-C or a
+    /// crash), given the same options: its whole pairs are kept, the others played, and the
+    /// result is the uninterrupted match's. The games go on into the same file.
+    #[arg(long, value_name = "RECORDS", help_heading = "Output")]
+    pub resume: Option<PathBuf>,
     #[command(flatten)]
     pub files: GameFileArgs,
     /// Print the result as one JSON document on stdout (docs/json.md) instead of the text,
@@ -164,47 +172,152 @@ pub fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt> {
     Sprt::new(e0, e1, alpha, beta).map_err(|e| anyhow::anyhow!("--sprt: {e}"))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn play(
+/// What `match` and `selfplay` play and where their games go.
+struct Session<'a> {
     game: GameRef,
-    a: &Player,
-    b: &Player,
-    pairs: usize,
-    openings: &crate::commands::args::OpeningArgs,
-    threads: Option<usize>,
-    seed: u64,
-    sprt: Option<Sprt>,
-    outputs: &mut GameOutputs,
-    live: bool,
-) -> Result<MatchReport> {
-    let (mut openings, settings) = match_openings(openings, game, pairs)?;
-    openings.ensure(1).map_err(|e| anyhow::anyhow!("openings: {e}"))?;
-    ready_outside(&[a, b], &openings.suite().openings, &settings)?;
-    let pool = thread_pool(threads)?;
-    let referee = EngineReferee { game, settings };
-    let config = MatchConfig { pairs, seed, sprt };
-    pool.install(|| {
-        play_match(&referee, a, b, &mut openings, &config, ProgressMode::Auto, live, &mut |g| outputs.write(g))
-    })
+    a: &'a Player,
+    b: &'a Player,
+    config: MatchConfig,
+    /// The pairs a resumed match has already played.
+    played: PlayedPairs,
+    outputs: Arc<OrderedOutputs>,
+    /// The records file, if any, and how to continue the match from it (`match` only).
+    records: Option<PathBuf>,
+    resume_hint: Option<String>,
+    json: bool,
+}
+
+impl Session<'_> {
+    fn play(&self, openings: &OpeningArgs, threads: Option<usize>, live: bool) -> Result<MatchReport> {
+        let game = self.game;
+        let pairs = self.config.pairs;
+        let (mut openings, settings) = match_openings(openings, game, pairs)?;
+        openings.ensure(1).map_err(|e| anyhow::anyhow!("openings: {e}"))?;
+        ready_outside(&[self.a, self.b], &openings.suite().openings, &settings)?;
+        let pool = thread_pool(threads)?;
+        let referee = EngineReferee { game, settings };
+        if !self.played.is_empty() {
+            eprintln!("resuming: {} of {pairs} pairs played before", self.played.len());
+        }
+        self.on_ctrl_c();
+        let outputs = &self.outputs;
+        let report = pool.install(|| {
+            play_match(
+                &referee,
+                self.a,
+                self.b,
+                &mut openings,
+                &self.config,
+                &self.played,
+                ProgressMode::Auto,
+                live,
+                &|k, g| outputs.finished(k, g),
+            )
+        })?;
+        self.outputs.check()?;
+        Ok(report)
+    }
+
+    /// On Ctrl-C (or SIGTERM, SIGHUP): the finished games are written, the standings of the
+    /// whole pairs so far printed as the match's result would be, and the process exits with
+    /// status 130 (its outside engines killed), as cutechess-cli and fastchess do.
+    fn on_ctrl_c(&self) {
+        let outputs = self.outputs.clone();
+        let (game, a, b) = (self.game.name().to_string(), self.a.name.clone(), self.b.name.clone());
+        let config = self.config.clone();
+        let before: Vec<GameRecord> = self.played.values().flatten().cloned().collect();
+        let (records, hint, json) = (self.records.clone(), self.resume_hint.clone(), self.json);
+        crate::interrupt::on_signal(move |_| {
+            let written = outputs.close();
+            let all: Vec<(usize, GameRecord)> = before.iter().chain(&written).cloned().enumerate().collect();
+            let played = played_pairs(&all, &game, &a, &b, &config).unwrap_or_default();
+            let report = standings(&a, &b, &played, config.sprt.as_ref());
+            eprintln!(
+                "\ninterrupted: {} games finished; the standings of the {} whole pairs:",
+                all.len(),
+                played.len()
+            );
+            if json {
+                let mut doc = report.json_document(config.sprt.as_ref());
+                doc["interrupted"] = serde_json::Value::Bool(true);
+                print!("{}", json::to_text(&doc));
+            } else {
+                print!("{}", report.summary(config.sprt.as_ref()));
+            }
+            match (&records, &hint) {
+                (Some(path), Some(hint)) => eprintln!("records {} hold them; continue with:\n  {hint}", path.display()),
+                (Some(path), None) => eprintln!("records {} hold them", path.display()),
+                (None, _) => eprintln!("(without --records the games are not kept, and the match cannot be continued)"),
+            }
+            let _ = std::io::stdout().flush();
+            crate::interrupt::exit(crate::interrupt::EXIT_INTERRUPTED);
+        });
+    }
+}
+
+/// The command line that continues this match from `records`: the one given, its
+/// `--records` and `--resume` replaced by `--resume RECORDS`.
+fn resume_command(records: &Path) -> String {
+    let mut words = vec!["evotune".to_string()];
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--records" | "--resume" => {
+                args.next();
+            }
+            a if a.starts_with("--records=") || a.starts_with("--resume=") => {}
+            a => words.push(a.to_string()),
+        }
+    }
+    words.push("--resume".into());
+    words.push(records.display().to_string());
+    words.iter().map(|w| shell_word(w)).collect::<Vec<_>>().join(" ")
+}
+
+/// A word as a POSIX shell reads it back.
+fn shell_word(w: &str) -> String {
+    if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c)) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', r"'\''"))
+    }
 }
 
 pub fn run_match_command(args: &MatchArgs) -> Result<()> {
     let game = args.game.get()?;
     let (a, b) = players(&args.a, &args.b, &clocked(&args.engine, &args.openings), &args.sides, game)?;
     let sprt = args.sprt.as_deref().map(|s| parse_sprt(s, args.alpha, args.beta)).transpose()?;
-    let mut outputs = GameOutputs::new(game, args.records.as_deref(), &args.files)?;
-    let report = play(
+    let config = MatchConfig { pairs: args.pairs as usize, seed: args.seed, sprt };
+    let (records, played, outputs) = match &args.resume {
+        Some(path) => {
+            if args.records.as_ref().is_some_and(|r| r != path) {
+                bail!("--resume {}: the games go on into that file; leave out --records", path.display());
+            }
+            let lines = read_records_with_lines(path)?;
+            let played = played_pairs(&lines, game.name(), &a.name, &b.name, &config).map_err(|e| {
+                anyhow::anyhow!("--resume {}: {e}; give the options of the match that wrote it", path.display())
+            })?;
+            let kept: Vec<GameRecord> = played.values().flatten().cloned().collect();
+            let outputs = GameOutputs::continuing(game, path, &kept, &args.files)?;
+            (Some(path.clone()), played, outputs)
+        }
+        None => {
+            let outputs = GameOutputs::new(game, args.records.as_deref(), &args.files)?;
+            (args.records.clone(), PlayedPairs::new(), outputs)
+        }
+    };
+    let session = Session {
         game,
-        &a,
-        &b,
-        args.pairs as usize,
-        &args.openings,
-        args.threads,
-        args.seed,
-        sprt,
-        &mut outputs,
-        sprt.is_some(),
-    )?;
+        a: &a,
+        b: &b,
+        config,
+        played,
+        outputs: Arc::new(OrderedOutputs::new(outputs)),
+        resume_hint: records.as_deref().map(resume_command),
+        records,
+        json: args.json,
+    };
+    let report = session.play(&args.openings, args.threads, sprt.is_some())?;
     let mut text = report.summary(sprt.as_ref());
     text += &format!("time {:.1}s\n", report.elapsed.as_secs_f64());
     for line in outside::summaries(&[&a, &b]) {
@@ -222,9 +335,19 @@ pub fn run_match_command(args: &MatchArgs) -> Result<()> {
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     let game = args.game.get()?;
     let (a, b) = players(&args.a, &args.b, &clocked(&args.engine, &args.openings), &args.sides, game)?;
-    let mut outputs = GameOutputs::new(game, Some(&args.records), &args.files)?;
-    let pairs = args.games.div_ceil(2) as usize;
-    let report = play(game, &a, &b, pairs, &args.openings, args.threads, args.seed, None, &mut outputs, false)?;
+    let outputs = GameOutputs::new(game, Some(&args.records), &args.files)?;
+    let session = Session {
+        game,
+        a: &a,
+        b: &b,
+        config: MatchConfig { pairs: args.games.div_ceil(2) as usize, seed: args.seed, sprt: None },
+        played: PlayedPairs::new(),
+        outputs: Arc::new(OrderedOutputs::new(outputs)),
+        records: Some(args.records.clone()),
+        resume_hint: None,
+        json: false,
+    };
+    let report = session.play(&args.openings, args.threads, false)?;
     print!("{}", report.summary(None));
     println!("records {}", args.records.display());
     for line in outside::summaries(&[&a, &b]) {

@@ -2,7 +2,9 @@
 //! Piskvork `.psq` files. Every file is created (and the game checked to have the format)
 //! before the first game, so that a bad path fails at once rather than after an hour of play.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -36,13 +38,33 @@ pub struct GameOutputs {
 
 impl GameOutputs {
     pub fn new(game: GameRef, records: Option<&Path>, files: &GameFileArgs) -> Result<GameOutputs> {
+        let records = records.map(RecordWriter::create).transpose()?;
+        GameOutputs::open(game, records, files)
+    }
+
+    /// The outputs of a match continued from its records at `path`: the file is rewritten
+    /// (atomically) with the games `kept` (its whole pairs) and continued after them; the SGF
+    /// and .psq files are written anew, starting with the kept games.
+    pub fn continuing(game: GameRef, path: &Path, kept: &[GameRecord], files: &GameFileArgs) -> Result<GameOutputs> {
+        let mut text = String::new();
+        for r in kept {
+            text += &serde_json::to_string(r).context("record to JSON")?;
+            text.push('\n');
+        }
+        write_atomic(path, text.as_bytes()).with_context(|| format!("{}: cannot rewrite", path.display()))?;
+        let mut outputs = GameOutputs::open(game, None, files)?;
+        outputs.write_all(kept)?;
+        outputs.records = Some(RecordWriter::resume(path, None)?);
+        Ok(outputs)
+    }
+
+    fn open(game: GameRef, records: Option<RecordWriter>, files: &GameFileArgs) -> Result<GameOutputs> {
         if files.sgf.is_some() || files.psq.is_some() {
             SgfGame::of(game.arena())?;
         }
         if files.psq.is_some() && game.name() != "gomoku" {
             anyhow::bail!("--psq: .psq files are Gomoku's (Piskvork); --sgf writes {} games", game.name());
         }
-        let records = records.map(RecordWriter::create).transpose()?;
         let sgf = files
             .sgf
             .as_deref()
@@ -77,5 +99,93 @@ impl GameOutputs {
             }
         }
         Ok(())
+    }
+}
+
+/// A command's outputs shared with the games in flight ([`crate::arena::game::play_games_with`]
+/// hands each game over as it ends): a game is written as soon as every game scheduled
+/// before it is, so the files keep the schedule's order whatever the threads, and a crash
+/// loses only the games still waiting for an earlier one. On Ctrl-C, [`Self::close`]
+/// writes those too and stops the writing.
+pub struct OrderedOutputs {
+    state: Mutex<Ordered>,
+}
+
+struct Ordered {
+    outputs: GameOutputs,
+    /// The index of the next game to write.
+    next: usize,
+    /// Finished games waiting for an earlier one, by index.
+    waiting: BTreeMap<usize, GameRecord>,
+    /// Every game written, in the order written.
+    written: Vec<GameRecord>,
+    /// The first write that failed (the games are played on, and the command reports it).
+    error: Option<anyhow::Error>,
+    closed: bool,
+}
+
+impl OrderedOutputs {
+    pub fn new(outputs: GameOutputs) -> OrderedOutputs {
+        OrderedOutputs {
+            state: Mutex::new(Ordered {
+                outputs,
+                next: 0,
+                waiting: BTreeMap::new(),
+                written: Vec::new(),
+                error: None,
+                closed: false,
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Ordered> {
+        // A panic on another thread ends the command; what was written stands.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Game `index` of the schedule has ended.
+    pub fn finished(&self, index: usize, record: &GameRecord) {
+        let mut s = self.lock();
+        if s.closed {
+            return;
+        }
+        s.waiting.insert(index, record.clone());
+        loop {
+            let next = s.next;
+            let Some(r) = s.waiting.remove(&next) else { break };
+            s.write(r);
+            s.next += 1;
+        }
+    }
+
+    /// Writes the finished games still waiting for an earlier one, stops all writing and
+    /// returns every game written (a Ctrl-C's standings count them).
+    pub fn close(&self) -> Vec<GameRecord> {
+        let mut s = self.lock();
+        for r in std::mem::take(&mut s.waiting).into_values() {
+            s.write(r);
+        }
+        s.closed = true;
+        s.written.clone()
+    }
+
+    /// The first write that failed, if one did.
+    pub fn check(&self) -> Result<()> {
+        match self.lock().error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Ordered {
+    fn write(&mut self, r: GameRecord) {
+        if self.error.is_none() {
+            if let Err(e) = self.outputs.write(&r) {
+                self.error = Some(e);
+                return;
+            }
+        }
+        self.written.push(r);
     }
 }

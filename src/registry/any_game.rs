@@ -356,4 +356,8 @@ impl Referee for EngineReferee {
     fn play(&self, first: &Player, second: &Player, opening: &[String], seed: u64) -> GameRecord {
         self.game.play_game(first, second, opening, &self.settings, seed)
     }
+
+    fn clock(&self) -> Option<crate::arena::clock::TimeControl> {
+        self.settings.clock
+    }
 }

@@ -42,6 +42,10 @@ pub struct Progress {
     /// Log mode: a line when the count reaches the total (off for work that is usually too
     /// quick to report, see [`Progress::background`]).
     final_line: bool,
+    /// The total is a cap the work usually stops before ([`Progress::capped`]).
+    capped: bool,
+    /// The status message, which a capped progress's log lines carry.
+    message: Mutex<String>,
     state: Mutex<LogState>,
     /// A file that mirrors the count for other processes (`progress.json` of a run, which
     /// `evotune serve` shows), rewritten at most every [`MIRROR_EVERY`] and at the end.
@@ -72,19 +76,38 @@ pub enum ProgressMode {
 
 impl Progress {
     pub fn new(label: &str, total: u64, unit: &'static str, mode: ProgressMode) -> Progress {
+        Progress::styled(
+            label,
+            total,
+            unit,
+            mode,
+            "{prefix} [{bar:30.cyan/blue}] {pos}/{len} {msg} ({rate}, ETA {eta})",
+        )
+    }
+
+    /// Progress of work that usually stops well before its total, which is only a cap (an
+    /// SPRT match stops at a verdict): no ETA to the cap, which would mislead (hours for a
+    /// test that ends in minutes); the status message ([`Progress::set_message`]) says how
+    /// far the work is from its end.
+    pub fn capped(label: &str, cap: u64, unit: &'static str, mode: ProgressMode) -> Progress {
+        let mut p = Progress::styled(label, cap, unit, mode, "{prefix} {pos} of at most {len} {msg} ({rate})");
+        p.capped = true;
+        p
+    }
+
+    fn styled(label: &str, total: u64, unit: &'static str, mode: ProgressMode, template: &str) -> Progress {
         let terminal = std::io::stderr().is_terminal();
         let bar = match mode {
             ProgressMode::Auto if terminal => {
                 let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-                let style =
-                    ProgressStyle::with_template("{prefix} [{bar:30.cyan/blue}] {pos}/{len} {msg} ({rate}, ETA {eta})")
-                        .map(|style| {
-                            style.with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                                let _ = w.write_str(&format_rate(state.per_sec()));
-                            })
+                let style = ProgressStyle::with_template(template)
+                    .map(|style| {
+                        style.with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = w.write_str(&format_rate(state.per_sec()));
                         })
-                        .unwrap_or_else(|_| ProgressStyle::default_bar())
-                        .progress_chars("=> ");
+                    })
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> ");
                 bar.set_style(style);
                 bar.set_prefix(label.to_string());
                 Some(bar)
@@ -100,6 +123,8 @@ impl Progress {
             unit,
             total,
             final_line: true,
+            capped: false,
+            message: Mutex::new(String::new()),
             state: Mutex::new(LogState {
                 done: 0,
                 start: now,
@@ -164,6 +189,19 @@ impl Progress {
             s.last_log = Instant::now();
             let secs = s.start.elapsed().as_secs_f64().max(1e-9);
             let rate = s.done as f64 / secs;
+            if self.capped {
+                let message = self.message.lock().map(|m| m.clone()).unwrap_or_default();
+                let message = if message.is_empty() { String::new() } else { format!(", {message}") };
+                eprintln!(
+                    "{}: {} of at most {} {} ({}){message}",
+                    self.label,
+                    s.done,
+                    self.total,
+                    self.unit,
+                    format_rate(rate)
+                );
+                return;
+            }
             let eta = if rate > 0.0 { (self.total.saturating_sub(s.done)) as f64 / rate } else { 0.0 };
             eprintln!(
                 "{}: {}/{} {} ({}, ETA {})",
@@ -177,10 +215,15 @@ impl Progress {
         }
     }
 
-    /// A short status shown beside the bar (ignored in log mode).
+    /// A short status shown beside the bar (in log mode, only a capped progress's lines carry
+    /// it).
     pub fn set_message(&self, msg: String) {
         if let Some(bar) = &self.bar {
             bar.set_message(msg);
+        } else if self.capped {
+            if let Ok(mut m) = self.message.lock() {
+                *m = msg;
+            }
         }
     }
 

@@ -183,7 +183,17 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let defaults = Player::new("defaults", schema.defaults(), engine.clone(), limits);
     let mconfig = MatchConfig { pairs: options.match_pairs, seed: setup.seed_for(MATCH), sprt: None };
     let mut match_openings = Openings::fixed(match_suite);
-    let m = play_match(&referee, &last, &defaults, &mut match_openings, &mconfig, setup.mode, false, &mut |_| Ok(()))?;
+    let m = play_match(
+        &referee,
+        &last,
+        &defaults,
+        &mut match_openings,
+        &mconfig,
+        &Default::default(),
+        setup.mode,
+        false,
+        &|_, _| {},
+    )?;
     let mut mt = Table::new(
         format!("The last champion against the hand-set weights ({} pairs)", options.match_pairs),
         &["match", "games", "W", "D", "L", "score", "Elo", "95% CI", "LOS", "paper"],

@@ -141,10 +141,17 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let global = measure("roads-global", options)?;
     let config = MatchConfig { pairs: options.pairs, seed: setup.seed_for(MATCH), sprt: None };
     let referee = EngineReferee { game: GAME, settings };
-    let m =
-        play_match(&referee, &a, &b, &mut Openings::fixed(openings.clone()), &config, setup.mode, false, &mut |_| {
-            Ok(())
-        })?;
+    let m = play_match(
+        &referee,
+        &a,
+        &b,
+        &mut Openings::fixed(openings.clone()),
+        &config,
+        &Default::default(),
+        setup.mode,
+        false,
+        &|_, _| {},
+    )?;
 
     let mut t = Table::new(
         "Local (incremental) vs global road scanning, default weights, PVS",

@@ -22,6 +22,7 @@
 //! players alternate on one thread), and on the bench positions with the two players
 //! interleaved position by position; playouts are counted.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{anyhow, Context, Result};
@@ -202,22 +203,23 @@ fn duel(hybrid: &Player, plain: &Player, openings: &OpeningSuite, pairs: usize, 
     let settings = GameSettings::default();
     let referee = EngineReferee { game: GAME, settings };
     let config = MatchConfig { pairs, seed: setup.seed_for(MATCH), sprt: None };
-    let (mut hybrid_ms, mut plain_ms) = (0u64, 0u64);
+    let (hybrid_total, plain_total) = (AtomicU64::new(0), AtomicU64::new(0));
     let report = play_match(
         &referee,
         hybrid,
         plain,
         &mut Openings::fixed(openings.clone()),
         &config,
+        &Default::default(),
         setup.mode,
         false,
-        &mut |g| {
+        &|_, g| {
             let (h, p) = if g.first == hybrid.name { (g.first_ms, g.second_ms) } else { (g.second_ms, g.first_ms) };
-            hybrid_ms += h;
-            plain_ms += p;
-            Ok(())
+            hybrid_total.fetch_add(h, Ordering::Relaxed);
+            plain_total.fetch_add(p, Ordering::Relaxed);
         },
     )?;
+    let (hybrid_ms, plain_ms) = (hybrid_total.into_inner(), plain_total.into_inner());
     Ok(Duel { report, hybrid_ms, plain_ms })
 }
 

@@ -138,9 +138,10 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
             &b,
             &mut Openings::fixed(openings.clone()),
             &config,
+            &Default::default(),
             setup.mode,
             false,
-            &mut |_| Ok(()),
+            &|_, _| {},
         )?;
         reports.push(report);
     }

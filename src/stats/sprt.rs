@@ -97,6 +97,15 @@ impl Sprt {
 
     /// H1 once `llr` reaches the upper bound, H0 once it reaches the lower, `None` to go on
     /// playing (also for a NaN `llr`).
+    /// How far the test has come, as fishtest and OpenBench show it: the LLR between its
+    /// bounds and the share of the way to the bound it leans toward, e.g. `LLR 1.23 (-2.94,
+    /// 2.94), 42% of the way to H1`.
+    pub fn progress(&self, llr: f64) -> String {
+        let (lower, upper) = self.bounds();
+        let (share, toward) = if llr >= 0.0 { (llr / upper, "H1") } else { (llr / lower, "H0") };
+        format!("LLR {llr:.2} ({lower:.2}, {upper:.2}), {:.0}% of the way to {toward}", 100.0 * share.clamp(0.0, 1.0))
+    }
+
     pub fn verdict(&self, llr: f64) -> Option<Hypothesis> {
         let (lower, upper) = self.bounds();
         if llr >= upper {

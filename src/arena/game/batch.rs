@@ -29,7 +29,12 @@ pub(super) fn has_outside(jobs: &[GameJob]) -> bool {
 
 /// Plays every job on the current rayon pool, each thread taking the waiting game that best
 /// reuses its engines' processes, and returns the records in job order.
-pub(super) fn play_reusing(referee: &dyn Referee, jobs: &[GameJob], progress: &Progress) -> Vec<GameRecord> {
+pub(super) fn play_reusing(
+    referee: &dyn Referee,
+    jobs: &[GameJob],
+    progress: &Progress,
+    on_done: &(dyn Fn(usize, &GameRecord) + Sync),
+) -> Vec<GameRecord> {
     let seats = Seats::of(jobs);
     for (engine, players) in &seats.tuned {
         engine.expect_players(*players);
@@ -48,6 +53,7 @@ pub(super) fn play_reusing(referee: &dyn Referee, jobs: &[GameJob], progress: &P
             let job = &jobs[i];
             let mut record = referee.play(job.first, job.second, job.opening, job.seed);
             record.opening = Some(job.opening_index);
+            on_done(i, &record);
             progress.inc(1);
             lock(&queue).done(&seats.ids[i]);
             mine.push((i, record));
@@ -218,7 +224,7 @@ mod tests {
         }
         let progress = Progress::new("games", jobs.len() as u64, "games", ProgressMode::Hidden);
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let records = one.install(|| play_reusing(&Seating, &jobs, &progress));
+        let records = one.install(|| play_reusing(&Seating, &jobs, &progress, &|_, _| ()));
         // In job order, whatever order they were played in.
         let order: Vec<u64> = records.iter().map(|r| r.seed.unwrap()).collect();
         assert_eq!(order, (0..jobs.len() as u64).collect::<Vec<_>>());
@@ -234,7 +240,7 @@ mod tests {
             })
             .collect();
         let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-        two.install(|| play_reusing(&Seating, &jobs, &progress));
+        two.install(|| play_reusing(&Seating, &jobs, &progress, &|_, _| ()));
         assert!(engine.stats().started <= 10, "{} processes started", engine.stats().started);
     }
 }
