@@ -22,6 +22,10 @@ fn sprt_progress_is_the_llr_toward_its_bounds() {
         "16",
         "--depth",
         "1",
+        "--refutation-nodes",
+        "0",
+        "--quiet-refutation-nodes",
+        "0",
         "--sprt",
         "0,10",
         "--threads",
@@ -57,7 +61,8 @@ fn a_match_resumed_from_its_records_ends_as_the_uninterrupted_one() {
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("whole.jsonl");
     let cut = dir.path().join("cut.jsonl");
-    let base = ["match", "--a", "defaults", "--b", "random:2", "--pairs", "12", "--depth", "1", "--threads", "2"];
+    let base = ["match", "--a", "defaults", "--b", "random:2", "--pairs", "12", "--threads", "2"];
+    let base = [&base[..], &QUICK].concat();
     let (expected, _) = ok(&[&base[..], &["--records", s(&whole)]].concat());
     let text = std::fs::read_to_string(&whole).unwrap();
     let first: Vec<&str> = text.lines().take(9).collect();
@@ -71,33 +76,102 @@ fn a_match_resumed_from_its_records_ends_as_the_uninterrupted_one() {
     assert!(e.contains("cut.jsonl: line 1: not one of this match's 12 pairs"), "{e}");
 }
 
-/// Ctrl-C during a match: the games finished are in the records, the standings of the whole
-/// pairs are printed as the result would be (score, Elo, pentanomial), the way to continue is
-/// said, and the exit status is 130.
-#[test]
-fn ctrl_c_prints_the_standings_and_keeps_the_games() {
-    let dir = tempfile::tempdir().unwrap();
-    let records = dir.path().join("games.jsonl");
-    let mut child = Command::new(BIN)
-        .args(["match", "--a", "defaults", "--b", "defaults", "--pairs", "5000", "--depth", "1", "--threads", "2"])
-        .args(["--sprt", "0,10", "--alpha", "0.001", "--beta", "0.001", "--records", s(&records)])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Some games in, the match far from over.
-    while std::fs::read_to_string(&records).map_or(0, |t| t.lines().count()) < 6 {
-        assert!(child.try_wait().unwrap().is_none(), "the match ended before Ctrl-C");
+/// Starts evotune with `args`, waits until `records` holds `lines` games (the command is
+/// still running: each test's command cannot end for many minutes), sends it Ctrl-C (SIGINT)
+/// and returns its exit status, stdout and stderr.
+fn interrupt_after(args: &[&str], records: &std::path::Path, lines: usize) -> (Option<i32>, String, String) {
+    let mut child = Command::new(BIN).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    while std::fs::read_to_string(records).map_or(0, |t| t.lines().count()) < lines {
+        assert!(child.try_wait().unwrap().is_none(), "{args:?} ended before Ctrl-C");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     // SAFETY: a signal to the child this test started.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+/// Quick searches: these tests are about what survives a Ctrl-C, not about play.
+const QUICK: [&str; 6] = ["--depth", "1", "--refutation-nodes", "0", "--quiet-refutation-nodes", "0"];
+
+/// The number before ` games, W` in a match summary.
+fn scored_games(stdout: &str) -> usize {
+    stdout.split(" games, W").next().unwrap().rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+/// Ctrl-C during a match: the games finished are in the records, the standings of the whole
+/// pairs are printed as the result would be (score, Elo, pentanomial, SPRT state), the way to
+/// continue is said, and the exit status is 130. The match cannot end before the signal: the
+/// same deterministic engine plays both colours of each opening, so every pair scores 1-1,
+/// and an SPRT between -10 and +10 Elo (symmetric about that score) keeps its LLR at 0.
+#[test]
+fn ctrl_c_prints_the_standings_and_keeps_the_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("games.jsonl");
+    let args = [
+        &["match", "--a", "defaults", "--b", "defaults", "--pairs", "5000", "--threads", "2", "--sprt=-10,10"][..],
+        &QUICK,
+        &["--records", s(&records)],
+    ]
+    .concat();
+    let (code, stdout, stderr) = interrupt_after(&args, &records, 6);
+    assert_eq!(code, Some(130), "{stderr}");
     assert!(stderr.contains("interrupted: ") && stderr.contains("--resume"), "{stderr}");
-    assert!(stdout.contains("pentanomial") && stdout.contains("Elo") && stdout.contains("SPRT"), "{stdout}");
+    assert!(stdout.contains("pentanomial") && stdout.contains("Elo"), "{stdout}");
+    assert!(stdout.contains("SPRT [-10, 10]") && stdout.contains("no verdict yet"), "{stdout}");
     let kept = games(&records).len();
-    let scored: usize = stdout.split(" games, W").next().unwrap().rsplit(' ').next().unwrap().parse().unwrap();
+    let scored = scored_games(&stdout);
     assert!(scored >= 2 && scored <= kept && kept - scored <= 2 * 8, "{scored} scored, {kept} kept: {stdout}");
+}
+
+/// Ctrl-C during selfplay: the games so far are in the records, their standings printed,
+/// exit status 130.
+#[test]
+fn ctrl_c_during_selfplay_keeps_the_games_and_prints_the_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("self.jsonl");
+    let args = [
+        &["selfplay", "--a", "defaults", "--b", "random:2", "--games", "20000", "--threads", "2"][..],
+        &QUICK,
+        &["--records", s(&records)],
+    ]
+    .concat();
+    let (code, stdout, stderr) = interrupt_after(&args, &records, 4);
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted: ") && stdout.contains("pentanomial"), "{stdout}\n{stderr}");
+    let (kept, scored) = (games(&records).len(), scored_games(&stdout));
+    assert!(scored >= 4 && scored <= kept, "{scored} scored, {kept} kept: {stdout}");
+}
+
+/// Ctrl-C during a tournament: the games so far are in the records, the score and rating
+/// tables of the whole pairs printed (the JSON document marked interrupted with `--json`),
+/// exit status 130.
+#[test]
+fn ctrl_c_during_a_tournament_keeps_the_games_and_prints_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    for json in [false, true] {
+        let records = dir.path().join(format!("rr-{json}.jsonl"));
+        let mut args = [
+            &["tournament", "defaults", "random:1", "random:2", "--pairs", "3000", "--threads", "2"][..],
+            &QUICK,
+            &["--records", s(&records)],
+        ]
+        .concat();
+        if json {
+            args.push("--json");
+        }
+        let (code, stdout, stderr) = interrupt_after(&args, &records, 6);
+        assert_eq!(code, Some(130), "{stderr}");
+        assert!(stderr.contains("interrupted: ") && stderr.contains("whole pairs"), "{stderr}");
+        let kept = games(&records).len();
+        let scored: u64 = if json {
+            let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+            assert_eq!(doc["interrupted"], true, "{stdout}");
+            doc["games"].as_u64().unwrap()
+        } else {
+            assert!(stdout.contains("defaults") && stdout.contains("Elo"), "{stdout}");
+            kept as u64
+        };
+        assert!(scored >= 2 && scored as usize <= kept, "{scored} scored, {kept} kept: {stdout}");
+    }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{ensure, Result};
 
-use crate::arena::game::{play_games, GameJob, Referee};
+use crate::arena::game::{play_games_with, GameJob, Referee};
 use crate::arena::matches::{aborted_note, pair_scores};
 use crate::arena::openings::OpeningSuite;
 use crate::arena::player::Player;
@@ -107,19 +107,44 @@ pub struct Standing {
 impl TournamentReport {
     /// Scores the records of a tournament played in [`schedule`] order.
     pub fn from_records(players: Vec<String>, pairs: usize, records: &[GameRecord]) -> Result<TournamentReport> {
-        let pairs_of = pairings(players.len());
+        let n_pairings = pairings(players.len()).len();
         ensure!(
-            records.len() == 2 * pairs * pairs_of.len(),
+            records.len() == 2 * pairs * n_pairings,
             "{} game records for {} pairings of {} pairs",
             records.len(),
-            pairs_of.len(),
+            n_pairings,
             pairs
         );
+        Ok(TournamentReport::of_pairs(
+            players,
+            pairs,
+            records.chunks(2).enumerate().map(|(k, two)| (k, &two[0], &two[1])),
+        ))
+    }
+
+    /// The standings of the whole pairs among `games` (each with its index in [`schedule`]
+    /// order, in any order and with gaps): what an interrupted tournament has decided so far.
+    /// A game whose partner is missing is left out.
+    pub fn so_far(players: Vec<String>, pairs: usize, games: &[(usize, GameRecord)]) -> TournamentReport {
+        let by_index: std::collections::BTreeMap<usize, &GameRecord> = games.iter().map(|(k, g)| (*k, g)).collect();
+        let whole = by_index
+            .iter()
+            .filter(|(k, _)| *k % 2 == 0)
+            .filter_map(|(k, first)| by_index.get(&(k + 1)).map(|second| (k / 2, *first, *second)));
+        TournamentReport::of_pairs(players, pairs, whole)
+    }
+
+    /// Scores game pairs, each given by its index among the tournament's pairs.
+    fn of_pairs<'a>(
+        players: Vec<String>,
+        pairs: usize,
+        games: impl Iterator<Item = (usize, &'a GameRecord, &'a GameRecord)>,
+    ) -> TournamentReport {
         let mut results: Vec<PairingResult> =
-            pairs_of.iter().map(|&(a, b)| PairingResult { a, b, ..PairingResult::default() }).collect();
-        for (k, two) in records.chunks(2).enumerate() {
+            pairings(players.len()).iter().map(|&(a, b)| PairingResult { a, b, ..PairingResult::default() }).collect();
+        for (k, one, other) in games {
             let r = &mut results[k / pairs];
-            let [first, second] = pair_scores(&two[0], &two[1]);
+            let [first, second] = pair_scores(one, other);
             if let Some(f) = first {
                 r.a_first.add(f);
                 r.wdl.add(f);
@@ -133,7 +158,7 @@ impl TournamentReport {
                 _ => r.aborted += u64::from(first.is_none()) + u64::from(second.is_none()),
             }
         }
-        Ok(TournamentReport { players, pairs, results, elapsed: Duration::ZERO })
+        TournamentReport { players, pairs, results, elapsed: Duration::ZERO }
     }
 
     /// Games played and scored.
@@ -318,7 +343,8 @@ impl TournamentReport {
     }
 }
 
-/// Plays a round robin of `players` on the current rayon pool. Returns the report and every
+/// Plays a round robin of `players` on the current rayon pool, handing each game to `on_game`
+/// with its index in [`schedule`] order the moment it ends. Returns the report and every
 /// game's record in schedule order.
 pub fn run_tournament(
     referee: &dyn Referee,
@@ -326,6 +352,7 @@ pub fn run_tournament(
     suite: &OpeningSuite,
     config: &TournamentConfig,
     progress: &Progress,
+    on_game: &(dyn Fn(usize, &GameRecord) + Sync),
 ) -> Result<(TournamentReport, Vec<GameRecord>)> {
     ensure!(players.len() >= 2, "a tournament needs at least two players (got {})", players.len());
     ensure!(!suite.is_empty(), "a tournament needs at least one opening");
@@ -342,7 +369,7 @@ pub fn run_tournament(
             seed: g.seed,
         })
         .collect();
-    let records = play_games(referee, &jobs, progress);
+    let records = play_games_with(referee, &jobs, progress, on_game);
     let names = players.iter().map(|p| p.name.clone()).collect();
     let mut report = TournamentReport::from_records(names, config.pairs, &records)?;
     report.elapsed = start.elapsed();
@@ -350,16 +377,16 @@ pub fn run_tournament(
 }
 
 /// Plays a round robin on the current rayon pool with a progress bar, after a line saying
-/// what will be played; hands the games, in schedule order, to `on_games` (which writes the
-/// records and other files the caller opened before). The front end of `tournament` and the
-/// reproductions.
+/// what will be played; hands each game as it ends, with its index in schedule order, to
+/// `on_game` (which writes the records and other files the caller opened before). The front
+/// end of `tournament` and the reproductions.
 pub fn play_tournament(
     referee: &dyn Referee,
     players: &[Player],
     suite: &OpeningSuite,
     config: &TournamentConfig,
     mode: ProgressMode,
-    on_games: &mut dyn FnMut(&[GameRecord]) -> Result<()>,
+    on_game: &(dyn Fn(usize, &GameRecord) + Sync),
 ) -> Result<TournamentReport> {
     let n_pairings = pairings(players.len()).len();
     let games = 2 * config.pairs * n_pairings;
@@ -378,9 +405,8 @@ pub fn play_tournament(
         }
     }
     let progress = Progress::new("games", games as u64, "games", mode);
-    let (report, records) = run_tournament(referee, players, suite, config, &progress)?;
+    let (report, _) = run_tournament(referee, players, suite, config, &progress, on_game)?;
     progress.finish();
-    on_games(&records)?;
     Ok(report)
 }
 

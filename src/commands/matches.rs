@@ -229,7 +229,8 @@ impl Session<'_> {
         let (records, hint, json) = (self.records.clone(), self.resume_hint.clone(), self.json);
         crate::interrupt::on_signal(move |_| {
             let written = outputs.close();
-            let all: Vec<(usize, GameRecord)> = before.iter().chain(&written).cloned().enumerate().collect();
+            let all: Vec<(usize, GameRecord)> =
+                before.iter().chain(written.iter().map(|(_, g)| g)).cloned().enumerate().collect();
             let played = played_pairs(&all, &game, &a, &b, &config).unwrap_or_default();
             let report = standings(&a, &b, &played, config.sprt.as_ref());
             eprintln!(

@@ -118,7 +118,7 @@ struct Ordered {
     /// Finished games waiting for an earlier one, by index.
     waiting: BTreeMap<usize, GameRecord>,
     /// Every game written, in the order written.
-    written: Vec<GameRecord>,
+    written: Vec<(usize, GameRecord)>,
     /// The first write that failed (the games are played on, and the command reports it).
     error: Option<anyhow::Error>,
     closed: bool,
@@ -153,17 +153,17 @@ impl OrderedOutputs {
         loop {
             let next = s.next;
             let Some(r) = s.waiting.remove(&next) else { break };
-            s.write(r);
+            s.write(next, r);
             s.next += 1;
         }
     }
 
     /// Writes the finished games still waiting for an earlier one, stops all writing and
-    /// returns every game written (a Ctrl-C's standings count them).
-    pub fn close(&self) -> Vec<GameRecord> {
+    /// returns every game written with its index (a Ctrl-C's standings count them).
+    pub fn close(&self) -> Vec<(usize, GameRecord)> {
         let mut s = self.lock();
-        for r in std::mem::take(&mut s.waiting).into_values() {
-            s.write(r);
+        for (k, r) in std::mem::take(&mut s.waiting) {
+            s.write(k, r);
         }
         s.closed = true;
         s.written.clone()
@@ -179,13 +179,13 @@ impl OrderedOutputs {
 }
 
 impl Ordered {
-    fn write(&mut self, r: GameRecord) {
+    fn write(&mut self, index: usize, r: GameRecord) {
         if self.error.is_none() {
             if let Err(e) = self.outputs.write(&r) {
                 self.error = Some(e);
                 return;
             }
         }
-        self.written.push(r);
+        self.written.push((index, r));
     }
 }

@@ -1,7 +1,9 @@
 //! `evotune tournament`: a round robin of weight files and built-in players with a score table
 //! in Li Guo 2007's style (+1 / −1 / 0) and a Bradley–Terry rating table.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -9,7 +11,7 @@ use clap::Args;
 use crate::arena::player::Player;
 use crate::arena::tournament::{play_tournament, TournamentConfig, TournamentReport};
 use crate::commands::args::{GameArg, OpeningArgs};
-use crate::commands::outputs::{GameFileArgs, GameOutputs};
+use crate::commands::outputs::{GameFileArgs, GameOutputs, OrderedOutputs};
 use crate::commands::{clocked, openings_from, thread_pool};
 use crate::core::settings::EngineSettings;
 use crate::player::player_from;
@@ -67,13 +69,15 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     let (suite, settings) = openings_from(&args.openings, game, args.pairs as usize)?;
     let everyone: Vec<&Player> = players.iter().collect();
     crate::commands::matches::ready_outside(&everyone, &suite.openings, &settings)?;
-    let mut outputs = GameOutputs::new(game, args.records.as_deref(), &args.files)?;
+    let outputs = Arc::new(OrderedOutputs::new(GameOutputs::new(game, args.records.as_deref(), &args.files)?));
     let pool = thread_pool(args.threads)?;
     let config = TournamentConfig { pairs: args.pairs as usize, seed: args.seed };
     let referee = EngineReferee { game, settings };
+    on_ctrl_c(&players, &config, &outputs, args);
     let report = pool.install(|| {
-        play_tournament(&referee, &players, &suite, &config, ProgressMode::Auto, &mut |games| outputs.write_all(games))
+        play_tournament(&referee, &players, &suite, &config, ProgressMode::Auto, &|k, g| outputs.finished(k, g))
     })?;
+    outputs.check()?;
     let mut text = format!("{}\n{}", report.score_table().to_text(), report.rating_table().to_text());
     for line in crate::arena::outside::summaries(&everyone) {
         text += &format!("{line}\n");
@@ -90,6 +94,37 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         print!("{text}");
     }
     Ok(())
+}
+
+/// On Ctrl-C (or SIGTERM, SIGHUP): the finished games are written, the score and rating
+/// tables of the whole pairs so far printed (with `--json`, the document marked
+/// `"interrupted": true`), and the process exits with status 130, its outside engines killed.
+fn on_ctrl_c(players: &[Player], config: &TournamentConfig, outputs: &Arc<OrderedOutputs>, args: &TournamentArgs) {
+    let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+    let (pairs, outputs, json) = (config.pairs, outputs.clone(), args.json);
+    let records = args.records.clone();
+    crate::interrupt::on_signal(move |_| {
+        let written = outputs.close();
+        let report = TournamentReport::so_far(names.clone(), pairs, &written);
+        eprintln!(
+            "\ninterrupted: {} games finished; the standings of the {} whole pairs:",
+            written.len(),
+            report.games() / 2 + report.aborted() / 2
+        );
+        if json {
+            let mut doc = report.json_document();
+            doc["interrupted"] = serde_json::Value::Bool(true);
+            print!("{}", crate::report::json::to_text(&doc));
+        } else {
+            print!("{}\n{}", report.score_table().to_text(), report.rating_table().to_text());
+        }
+        match &records {
+            Some(path) => eprintln!("records {} hold them", path.display()),
+            None => eprintln!("(without --records the games are not kept)"),
+        }
+        let _ = std::io::stdout().flush();
+        crate::interrupt::exit(crate::interrupt::EXIT_INTERRUPTED);
+    });
 }
 
 /// `scores.csv/.md` and `ratings.csv/.md` in `out`.
@@ -144,10 +179,12 @@ mod tests {
         let records = dir.path().join("games.jsonl");
         let referee = EngineReferee { game: CONNECT6, settings: Default::default() };
         let config = TournamentConfig { pairs: 1, seed: 1 };
-        let mut writer = crate::arena::records::RecordWriter::create(&records).unwrap();
-        let report =
-            play_tournament(&referee, &players, &suite, &config, ProgressMode::Hidden, &mut |g| writer.write_all(g))
-                .unwrap();
+        let writer = crate::arena::records::RecordWriter::create(&records).unwrap();
+        let writer = std::sync::Mutex::new(writer);
+        let report = play_tournament(&referee, &players, &suite, &config, ProgressMode::Hidden, &|_, g| {
+            writer.lock().unwrap().write_all(std::slice::from_ref(g)).unwrap()
+        })
+        .unwrap();
         assert_eq!(report.games(), 6);
         assert_eq!(crate::arena::records::read_records(&records).unwrap().len(), 6);
         let files = write_tables(&report, dir.path()).unwrap();

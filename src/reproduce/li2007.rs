@@ -163,7 +163,7 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let referee = EngineReferee { game: GAME, settings };
     let rr_suite = suite(options.pairs, setup.seed_for(OPENINGS))?;
     let rr_config = TournamentConfig { pairs: options.pairs, seed: setup.seed_for(TOURNAMENT) };
-    let report = play_tournament(&referee, &players, &rr_suite, &rr_config, setup.mode, &mut |_| Ok(()))?;
+    let report = play_tournament(&referee, &players, &rr_suite, &rr_config, setup.mode, &|_, _| ())?;
 
     let mut out = Reproduction::new(format!(
         "Li Guo 2007, Fig. 1: generation champions and random players, round robin ({} champions of {}, {} {}, {})",

@@ -37,7 +37,7 @@ fn suite() -> OpeningSuite {
 
 fn play(players: &[Player], pairs: usize) -> (TournamentReport, Vec<GameRecord>) {
     let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
-    run_tournament(&Mock, players, &suite(), &TournamentConfig { pairs, seed: 7 }, &p).unwrap()
+    run_tournament(&Mock, players, &suite(), &TournamentConfig { pairs, seed: 7 }, &p, &|_, _| ()).unwrap()
 }
 
 #[test]
@@ -107,6 +107,6 @@ fn draws_score_zero_and_the_tables_show_them() {
 #[test]
 fn too_few_players_is_an_error() {
     let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
-    let e = run_tournament(&Mock, &[player("a", 1)], &suite(), &TournamentConfig { pairs: 1, seed: 1 }, &p);
+    let e = run_tournament(&Mock, &[player("a", 1)], &suite(), &TournamentConfig { pairs: 1, seed: 1 }, &p, &|_, _| ());
     assert!(e.is_err());
 }
