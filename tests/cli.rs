@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 mod common;
-use common::cli::{bench_nodes, fails, ok, run, BIN};
+use common::cli::{bench_nodes, fails, ok, run, s, BIN};
 
 /// The node signature of `evotune bench --depth 4`. It changes only when the search or the
 /// move generator changes behaviour; quote the new value in the commit that changes it.
@@ -353,4 +353,35 @@ fn a_game_clock_limits_the_players_and_bad_clocks_are_refused() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("--tc") && err.contains(bad), "{err}");
     }
+}
+
+/// Before any game: --threads is bounded (4 a core, never more than 1024), and the
+/// transposition tables of the games played at once must fit in the memory available
+/// (`EVOTUNE_AVAILABLE_MIB` stands for the machine's here). Each is a clear error with its
+/// numbers, never thousands of threads or an allocation abort.
+#[test]
+fn threads_and_table_memory_are_checked_before_any_game() {
+    let game = ["match", "--game", "gomoku", "--a", "defaults", "--b", "defaults", "--pairs", "1", "--depth", "1"];
+    let e = fails(&[&game[..], &["--threads", "100000"]].concat());
+    assert!(e.contains("--threads 100000: at most") && e.contains("never more than 1024"), "{e}");
+    let short = |args: &[&str]| {
+        let out = Command::new(BIN).env("EVOTUNE_AVAILABLE_MIB", "1000").args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(!stderr.contains("panicked") && !stderr.contains("memory allocation"), "{stderr}");
+        stderr
+    };
+    let e = short(&[&game[..], &["--tt-mib", "4096", "--threads", "2"]].concat());
+    assert!(e.contains("need up to 16384 MiB (tt_mib 4096 MiB x 2 engines a game x 2 game(s)"), "{e}");
+    assert!(e.contains("only 1000 MiB of memory is available: lower --tt-mib"), "{e}");
+    let e = short(&[&game[..], &["--b-engine", "tt_mib=600", "--threads", "1"]].concat());
+    assert!(e.contains("need up to 1200 MiB"), "{e}");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("big.toml");
+    let text = std::fs::read_to_string(common::runs::tiny_config(dir.path(), 1)).unwrap();
+    assert!(text.contains("tt_mib = 4\n"), "{text}");
+    std::fs::write(&config, text.replace("tt_mib = 4\n", "tt_mib = 2048\n")).unwrap();
+    let e = short(&["evolve", "--config", s(&config), "--out", s(dir.path()), "--threads", "1"]);
+    assert!(e.contains("need up to 4096 MiB") && e.contains("lower [engine] tt_mib or --threads"), "{e}");
+    assert!(!dir.path().join("populations").exists(), "nothing is written");
 }

@@ -10,7 +10,7 @@ use crate::cluster::executor::list;
 use crate::cluster::plan::{play_shard, Played};
 use crate::cluster::{self, Reduced};
 use crate::commands::evolve::new_run;
-use crate::commands::thread_pool;
+use crate::commands::{check_table_memory, thread_pool, CONFIG_TT_MIB};
 use crate::ga::run::{self, LocalGames, Options, Prepared};
 use crate::player::{evolve_lineup, shard_lineup};
 use crate::registry::EngineReferee;
@@ -76,7 +76,8 @@ pub struct ClusterPlayArgs {
     /// `--shard $SLURM_ARRAY_TASK_ID/N`.
     #[arg(long, value_name = "I/N")]
     pub shard: String,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores; at most 4 a core and 1024 in all; their engines' tables
+    /// must fit in the memory available, checked before any game).
     #[arg(long)]
     pub threads: Option<usize>,
 }
@@ -90,7 +91,7 @@ pub struct ClusterReduceArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Worker threads for the play-off and validation after the last generation (default:
-    /// all cores).
+    /// all cores; at most 4 a core and 1024 in all).
     #[arg(long)]
     pub threads: Option<usize>,
 }
@@ -135,6 +136,8 @@ fn plan(args: &ClusterPlanArgs) -> Result<()> {
             args.out.clone(),
             args.force,
             &[],
+            // The shards play it, each checking its own machine's memory.
+            None,
         )?,
         (None, None) => bail!("give --config (a new run) or --run (a run that exists)"),
     };
@@ -185,6 +188,7 @@ fn play(args: &ClusterPlayArgs) -> Result<()> {
     let referee = EngineReferee { game: config.game()?, settings: config.games };
     let lineup = shard_lineup(&config)?;
     let pool = thread_pool(args.threads)?;
+    check_table_memory(pool.current_num_threads(), &[&config.engine], CONFIG_TT_MIB)?;
     let progress = Progress::new(
         &format!("gen {} shard {shard}/{shards}", plan.generation),
         plan.games_of(shard).count() as u64,
@@ -204,6 +208,7 @@ fn reduce(args: &ClusterReduceArgs) -> Result<()> {
     let referee = referee(&prepared)?;
     let lineup = evolve_lineup(&prepared.config, &[])?;
     let pool = thread_pool(args.threads)?;
+    check_table_memory(pool.current_num_threads(), &[&prepared.config.engine], CONFIG_TT_MIB)?;
     let options = Options {
         mode: ProgressMode::Lines,
         threads: pool.current_num_threads(),

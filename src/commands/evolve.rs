@@ -12,7 +12,7 @@ use crate::cluster::executor::{Backend, ShardCommand, Sharded};
 use crate::cluster::parallel::Parallel;
 use crate::cluster::slurm::Slurm;
 use crate::commands::args::game_names;
-use crate::commands::thread_pool;
+use crate::commands::{check_table_memory, thread_pool, CONFIG_TT_MIB};
 use crate::ga::config::EvolveConfig;
 use crate::ga::run::{self, Games, LocalGames, NewRun, Options, Prepared};
 use crate::player::evolve_lineup;
@@ -43,7 +43,9 @@ pub struct EvolveArgs {
     /// must be the config's game.
     #[arg(long, value_parser = game_names(), conflicts_with = "resume")]
     pub game: Option<String>,
-    /// Worker threads (default: all cores). The champion does not depend on it.
+    /// Worker threads (default: all cores; at most 4 a core and 1024 in all; their engines' tables
+    /// must fit in the memory available, checked before any game).
+    /// The champion does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Put populations/ and results/ under this folder instead of the current one.
@@ -114,8 +116,8 @@ const DEFAULT_SLURM_SHARDS: u32 = 8;
 
 pub fn run(args: &EvolveArgs) -> Result<()> {
     let backend = backend(args)?;
-    let (Prepared { config, mut state, suite, folder }, lineup) = prepare(args)?;
     let pool = thread_pool(args.threads)?;
+    let (Prepared { config, mut state, suite, folder }, lineup) = prepare(args, pool.current_num_threads())?;
     let mode = if args.log { ProgressMode::Lines } else { ProgressMode::Auto };
     let referee = EngineReferee { game: config.game()?, settings: config.games };
     let sharded;
@@ -209,12 +211,14 @@ fn absolute(p: &Path) -> Result<PathBuf> {
 }
 
 /// The config with the command line's overrides, the run's folders and its players.
-fn prepare(args: &EvolveArgs) -> Result<(Prepared, Lineup)> {
+/// The run to play on `threads` threads (its tables checked against the memory).
+fn prepare(args: &EvolveArgs, threads: usize) -> Result<(Prepared, Lineup)> {
     if let Some(dir) = &args.resume {
         if args.seed.is_some() || args.name.is_some() || args.force {
             bail!("--resume continues a run as it was: --seed, --name and --force do not apply");
         }
         let prepared = run::prepare_resume(dir, args.out.clone(), args.generations)?;
+        check_table_memory(threads, &[&prepared.config.engine], CONFIG_TT_MIB)?;
         let lineup = evolve_lineup(&prepared.config, &args.compare)?;
         return Ok((prepared, lineup));
     }
@@ -227,12 +231,14 @@ fn prepare(args: &EvolveArgs) -> Result<(Prepared, Lineup)> {
         args.out.clone(),
         args.force,
         &args.compare,
+        Some(threads),
     )
 }
 
 /// A new run from a config (or the game's built-in quick config) with the command line's
 /// overrides; without a name, the config's or the next free one (`name-2`, ...). Its players
-/// (validated against `compare` too) are resolved before any folder is touched.
+/// (validated against `compare` too) are resolved, and when it is played here on `threads`
+/// threads its tables checked against the memory, before any folder is touched.
 #[allow(clippy::too_many_arguments)]
 pub fn new_run(
     config: Option<&Path>,
@@ -243,6 +249,7 @@ pub fn new_run(
     out: Option<PathBuf>,
     force: bool,
     compare: &[String],
+    threads: Option<usize>,
 ) -> Result<(Prepared, Lineup)> {
     let mut config = match config {
         Some(p) => EvolveConfig::load(p)?,
@@ -267,6 +274,9 @@ pub fn new_run(
         config.name = n;
     }
     config.validate().context("invalid config after command-line overrides")?;
+    if let Some(threads) = threads {
+        check_table_memory(threads, &[&config.engine], CONFIG_TT_MIB)?;
+    }
     let lineup = evolve_lineup(&config, compare)?;
     let out = out.unwrap_or_else(|| PathBuf::from("."));
     Ok((run::prepare_new(NewRun { config, out, auto_name, force })?, lineup))

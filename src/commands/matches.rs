@@ -14,7 +14,7 @@ use crate::arena::player::Player;
 use crate::arena::records::{read_records_with_lines, GameRecord};
 use crate::commands::args::{GameArg, OpeningArgs, SideArgs};
 use crate::commands::outputs::{GameFileArgs, GameOutputs, OrderedOutputs};
-use crate::commands::{clocked, match_openings, thread_pool};
+use crate::commands::{check_table_memory, clocked, match_openings, own_engines, thread_pool, CLI_TT_MIB};
 use crate::core::settings::{EngineSettings, SideOverrides};
 use crate::player::{is_outside_player, player_with};
 use crate::registry::{EngineReferee, GameRef};
@@ -44,7 +44,9 @@ pub struct MatchArgs {
     /// Game pairs: each opening is played twice, colours swapped.
     #[arg(long, default_value_t = 50, help_heading = "Openings", value_parser = clap::value_parser!(u64).range(1..))]
     pub pairs: u64,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads (default: all cores; at most 4 a core and 1024 in all; their engines' tables
+    /// must fit in the memory available, checked before any game).
+    /// Results do not depend on it.
     #[arg(long, help_heading = "Run")]
     pub threads: Option<usize>,
     /// Write every game as a JSON line to this file (as each game ends, in schedule order).
@@ -101,7 +103,8 @@ pub struct SelfplayArgs {
     pub sides: SideArgs,
     #[command(flatten)]
     pub openings: OpeningArgs,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores; at most 4 a core and 1024 in all; their engines' tables
+    /// must fit in the memory available, checked before any game).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Seed (game seeds derive from it).
@@ -195,6 +198,7 @@ impl Session<'_> {
         openings.ensure(1).map_err(|e| anyhow::anyhow!("openings: {e}"))?;
         ready_outside(&[self.a, self.b], &openings.suite().openings, &settings)?;
         let pool = thread_pool(threads)?;
+        check_table_memory(pool.current_num_threads(), &own_engines(&[self.a, self.b]), CLI_TT_MIB)?;
         let referee = EngineReferee { game, settings };
         if !self.played.is_empty() {
             eprintln!("resuming: {} of {pairs} pairs played before", self.played.len());

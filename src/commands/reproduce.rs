@@ -46,7 +46,7 @@ pub struct ReproduceArgs {
     /// Folder for tables and plots (default results/reproduce-<paper>).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores; at most 4 a core and 1024 in all).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Override the experiment's game pairs per pairing.

@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 
 use crate::commands::args::game_names;
-use crate::commands::thread_pool;
+use crate::commands::{check_table_memory, thread_pool, CONFIG_TT_MIB};
 use crate::player::spsa_lineup;
 use crate::registry::EngineReferee;
 use crate::report::progress::ProgressMode;
@@ -27,7 +27,9 @@ pub struct SpsaArgs {
     /// The game (default: the config's `game`); with a config, it must be the config's game.
     #[arg(long, value_parser = game_names(), conflicts_with = "resume")]
     pub game: Option<String>,
-    /// Worker threads (default: all cores). The result does not depend on it.
+    /// Worker threads (default: all cores; at most 4 a core and 1024 in all; their engines' tables
+    /// must fit in the memory available, checked before any game).
+    /// The result does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Put populations/ and results/ under this folder instead of the current one.
@@ -57,8 +59,8 @@ pub struct SpsaArgs {
 }
 
 pub fn run(args: &SpsaArgs) -> Result<()> {
-    let (mut prepared, lineup) = prepare(args)?;
     let pool = thread_pool(args.threads)?;
+    let (mut prepared, lineup) = prepare(args, pool.current_num_threads())?;
     let mode = if args.log { ProgressMode::Lines } else { ProgressMode::Auto };
     let referee = EngineReferee { game: prepared.config.game()?, settings: prepared.config.settings() };
     let options = Options { mode, handle_ctrl_c: true };
@@ -73,12 +75,15 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
 }
 
 /// The config with the command line's overrides, the run's folders and its players.
-fn prepare(args: &SpsaArgs) -> Result<(Prepared, Lineup)> {
+/// The run to play on `threads` threads; a new one's tables are checked against the memory
+/// before its folder is made.
+fn prepare(args: &SpsaArgs, threads: usize) -> Result<(Prepared, Lineup)> {
     if let Some(dir) = &args.resume {
         if args.seed.is_some() || args.name.is_some() || args.force || args.config.is_some() {
             bail!("--resume continues a run as it was: --config, --seed, --name and --force do not apply");
         }
         let prepared = run::prepare_resume(dir, args.out.clone(), args.games)?;
+        check_table_memory(threads, &[&prepared.config.engine], CONFIG_TT_MIB)?;
         let lineup = spsa_lineup(&prepared.config, &args.compare)?;
         return Ok((prepared, lineup));
     }
@@ -107,6 +112,7 @@ fn prepare(args: &SpsaArgs) -> Result<(Prepared, Lineup)> {
         config.name = n.clone();
     }
     config.validate().context("invalid config after command-line overrides")?;
+    check_table_memory(threads, &[&config.engine], CONFIG_TT_MIB)?;
     let lineup = spsa_lineup(&config, &args.compare)?;
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
     Ok((run::prepare_new(config, &lineup, &out, args.force)?, lineup))

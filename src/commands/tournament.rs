@@ -12,7 +12,7 @@ use crate::arena::player::Player;
 use crate::arena::tournament::{play_tournament, TournamentConfig, TournamentReport};
 use crate::commands::args::{GameArg, OpeningArgs};
 use crate::commands::outputs::{GameFileArgs, GameOutputs, OrderedOutputs};
-use crate::commands::{clocked, openings_from, thread_pool};
+use crate::commands::{check_table_memory, clocked, openings_from, own_engines, thread_pool, CLI_TT_MIB};
 use crate::core::settings::EngineSettings;
 use crate::player::player_from;
 use crate::registry::EngineReferee;
@@ -34,7 +34,8 @@ pub struct TournamentArgs {
     pub engine: EngineSettings,
     #[command(flatten)]
     pub openings: OpeningArgs,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores; at most 4 a core and 1024 in all; their engines' tables
+    /// must fit in the memory available, checked before any game).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Write every game as a JSON line to this file.
@@ -71,6 +72,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     crate::commands::matches::ready_outside(&everyone, &suite.openings, &settings)?;
     let outputs = Arc::new(OrderedOutputs::new(GameOutputs::new(game, args.records.as_deref(), &args.files)?));
     let pool = thread_pool(args.threads)?;
+    check_table_memory(pool.current_num_threads(), &own_engines(&everyone), CLI_TT_MIB)?;
     let config = TournamentConfig { pairs: args.pairs as usize, seed: args.seed };
     let referee = EngineReferee { game, settings };
     on_ctrl_c(&players, &config, &outputs, args);

@@ -409,6 +409,16 @@ impl EngineSettings {
         Ok(e)
     }
 
+    /// The transposition table an engine of these settings allocates, in MiB (`tt_mib` for
+    /// the PVS search; the others keep a small one).
+    pub fn table_mib(&self) -> usize {
+        if self.search == SearchKind::Pvs {
+            self.tt_mib
+        } else {
+            1
+        }
+    }
+
     /// Checks the ranges the types do not (for configs; the command line checks its own).
     /// The error names the key as `[engine] key = value` and says what is allowed.
     pub fn check(&self) -> Result<(), String> {

@@ -135,7 +135,7 @@ impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
         TreeSearch {
             eval: game.evaluator(eval, weights),
             gen: game.generator(&settings, weights),
-            tt: tt::TranspositionTable::new(if settings.search == SearchKind::Pvs { settings.tt_mib } else { 1 }),
+            tt: tt::TranspositionTable::new(settings.table_mib()),
             history: vec![0; game.history_size()],
             killers: vec![[MoveOf::<G>::NONE; 2]; MAX_PLY + 2],
             stack: vec![Vec::new(); MAX_PLY + 2],
