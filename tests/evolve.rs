@@ -417,3 +417,60 @@ fn every_shipped_config_loads_and_the_refinements_chain_through_the_shipped_tabl
         assert_eq!(widths(&run.engine), widths(&d4.engine), "{config}");
     }
 }
+
+/// One Ctrl-C after the last generation (here in the validation) stops at once, as in a
+/// generation: exit 130, the games left unplayed, every generation saved. `--resume` makes
+/// the champion, its validation and the report again: the uninterrupted run's.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_after_the_generations_stops_at_once_and_resume_finishes_the_run() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let mut config: toml::Table = std::fs::read_to_string(tiny_config(dir.path(), 1)).unwrap().parse().unwrap();
+    // A validation long enough to be interrupted: 400 depth-1 games.
+    config["validation"].as_table_mut().unwrap().insert("pairs".into(), 200.into());
+    config["output"].as_table_mut().unwrap().insert("records".into(), true.into());
+    let config_path = dir.path().join("long.toml");
+    std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
+    let validation_line =
+        |stderr: &str| stderr.lines().find(|l| l.starts_with("validation vs defaults: 400 games")).map(str::to_string);
+    let whole = dir.path().join("whole");
+    let done = evotune(&["evolve", "--config", s(&config_path), "--out", s(&whole), "--log", "--threads", "1"]);
+    let expected = validation_line(&String::from_utf8_lossy(&done.stderr)).expect("the whole validation");
+
+    let cut = dir.path().join("cut");
+    let mut child = Command::new(BIN)
+        .args(["evolve", "--config", s(&config_path), "--out", s(&cut), "--log", "--threads", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = String::new();
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        stderr += &line;
+        stderr.push('\n');
+        // Said when the play-off has picked the champion, before its validation.
+        if line.starts_with("champion: #") {
+            let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+            assert!(sent.success());
+            break;
+        }
+    }
+    for line in lines {
+        stderr += &line.unwrap();
+        stderr.push('\n');
+    }
+    let done = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(done.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("stopped before the run's end: every generation is saved"), "{stderr}");
+    assert_eq!(validation_line(&stderr), None, "the validation went on: {stderr}");
+    assert!(stdout.contains("resume with: evotune evolve --resume "), "{stdout}");
+    assert!(!cut.join("results/tiny/report.md").exists());
+    let resumed = evotune(&["evolve", "--resume", s(&cut.join("populations/tiny")), "--log", "--threads", "1"]);
+    assert_eq!(validation_line(&String::from_utf8_lossy(&resumed.stderr)), Some(expected));
+    assert!(cut.join("results/tiny/report.md").exists());
+    assert_eq!(run_result(&cut, "tiny"), run_result(&whole, "tiny"));
+}

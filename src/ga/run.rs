@@ -730,6 +730,10 @@ impl Tuner for GaRun<'_, '_> {
         "generation"
     }
 
+    fn command(&self) -> &'static str {
+        "evolve"
+    }
+
     fn more(&self) -> bool {
         self.state.generation < self.evolver.config.generations && !self.stagnant()
     }

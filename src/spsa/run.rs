@@ -155,6 +155,10 @@ impl Tuner for SpsaRun<'_> {
         "batch"
     }
 
+    fn command(&self) -> &'static str {
+        "spsa"
+    }
+
     fn more(&self) -> bool {
         self.state.iteration < self.spsa.config.iterations()
     }

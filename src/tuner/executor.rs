@@ -8,7 +8,7 @@
 //! on.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -44,6 +44,9 @@ pub struct Champion {
 pub trait Tuner {
     /// What a step is called in messages: `generation`, `batch`.
     fn step_name(&self) -> &'static str;
+
+    /// The command that runs and resumes it: `evolve`, `spsa`.
+    fn command(&self) -> &'static str;
 
     /// Whether steps remain to be played (false when the run is complete or stops early).
     fn more(&self) -> bool;
@@ -119,8 +122,11 @@ pub struct Run<'a> {
 /// Runs `tuner` to its end, or until a Ctrl-C or the pause.
 pub fn execute(tuner: &mut dyn Tuner, run: &Run) -> Result<Ended> {
     let stop = Arc::new(AtomicUsize::new(0));
+    let finale = Arc::new(AtomicBool::new(false));
     if run.handle_ctrl_c {
-        install_ctrl_c(stop.clone(), tuner.step_name(), tuner.stops_at_once());
+        let resume = format!("evotune {} --resume {}", tuner.command(), run.folder.paths.populations.display());
+        let signals = Signals { stop: stop.clone(), finale: finale.clone(), step: tuner.step_name(), resume };
+        install_ctrl_c(signals, tuner.stops_at_once());
     }
     let run_start = Instant::now();
     let mut played_here = 0;
@@ -136,6 +142,13 @@ pub fn execute(tuner: &mut dyn Tuner, run: &Run) -> Result<Ended> {
             return Ok(Ended::Interrupted);
         }
     }
+    // From here on a signal stops at once: every step is saved, and the champion, its
+    // validation and the report are made again from the last checkpoint by a resume. A
+    // signal that came during the last step stops here, as after any step.
+    finale.store(true, Ordering::SeqCst);
+    if stop.load(Ordering::SeqCst) > 0 {
+        return Ok(Ended::Interrupted);
+    }
     let stopped_early = tuner.stopped_early();
     if let Some(why) = &stopped_early {
         tuner.note(&format!("stopping: {why}"));
@@ -143,12 +156,35 @@ pub fn execute(tuner: &mut dyn Tuner, run: &Run) -> Result<Ended> {
     finish(tuner, run, stopped_early, run_start).map(Ended::Champion)
 }
 
-/// On a first Ctrl-C, `stop` is raised (the step in flight ends, or is cancelled when the
-/// tuner's games stop at once); on a second the process exits.
-fn install_ctrl_c(stop: Arc<AtomicUsize>, step: &'static str, at_once: bool) {
+/// What a signal reaches.
+struct Signals {
+    /// Signals received during the steps.
+    stop: Arc<AtomicUsize>,
+    /// Set once the steps are done (the play-off, validation and report).
+    finale: Arc<AtomicBool>,
+    /// A step's name, for the messages.
+    step: &'static str,
+    /// The command that resumes the run.
+    resume: String,
+}
+
+/// On a first Ctrl-C during the steps, `stop` is raised (the step in flight ends, or is
+/// cancelled when the tuner's games stop at once); on a second the process exits. After the
+/// steps (the play-off, validation and report, which a resume makes again from the last
+/// checkpoint) the first exits at once.
+fn install_ctrl_c(signals: Signals, at_once: bool) {
     // The process's one handler (crate::interrupt) calls this while the run goes; tests
     // install no handler.
+    let Signals { stop, finale, step, resume } = signals;
     crate::interrupt::on_signal(move |_| {
+        if finale.load(Ordering::SeqCst) {
+            eprintln!(
+                "\nstopped before the run's end: every {step} is saved; the champion, its validation and the \
+                 report are made again by a resume"
+            );
+            println!("stopped; resume with: {resume}");
+            crate::interrupt::exit(EXIT_INTERRUPTED);
+        }
         if stop.fetch_add(1, Ordering::SeqCst) == 0 {
             if at_once {
                 eprintln!("\nstopping: cancelling the {step}'s games (the last checkpoint stands)");
