@@ -132,6 +132,37 @@ fn bad_config_names_file_and_key() {
     assert!(err.contains("bad.toml") && err.contains("grups"), "{err}");
 }
 
+/// Errors found after the config parsed (a range, a missing anchor or suite file, a suite
+/// too small for the pairs) name the file and the line of their key, as parse errors do;
+/// nothing is written.
+#[test]
+fn config_errors_after_parsing_name_the_file_and_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("two.txt"), "j10\nk10\n").unwrap();
+    let quick = std::fs::read_to_string("configs/quick.toml").unwrap();
+    for (from, to, want) in [
+        ("noise = 0.05 ", "noise = 7 ", "[init] noise = 7: a share of each weight's range"),
+        ("anchors = [\"defaults\"]", "anchors = [\"nosuch.toml\"]", "[hall_of_fame] anchors: `nosuch.toml`"),
+        ("# file = \"openings.txt\"", "file = \"nosuch.txt\"", "[openings] file: nosuch.txt: cannot read"),
+        ("# file = \"openings.txt\"", "file = \"two.txt\"", "[openings] file: 2 openings, but a pairing plays"),
+    ] {
+        assert!(quick.contains(from), "configs/quick.toml has no `{from}`");
+        let text = quick.replacen(from, to, 1);
+        let line = text.lines().position(|l| l.contains(to)).unwrap() + 1;
+        let path = dir.path().join("c.toml");
+        std::fs::write(&path, &text).unwrap();
+        let run = Command::new(BIN)
+            .current_dir(dir.path())
+            .args(["evolve", "--config", "c.toml", "--out", "o"])
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(err.starts_with(&format!("error: c.toml:{line}: invalid config: {want}")), "{to}: {err}");
+        assert!(!dir.path().join("o").exists(), "{to}: a folder was made");
+    }
+}
+
 #[test]
 fn ctrl_c_saves_the_generation_in_flight_and_stops_cleanly() {
     let dir = tempfile::tempdir().unwrap();

@@ -251,7 +251,8 @@ pub fn new_run(
     compare: &[String],
     threads: Option<usize>,
 ) -> Result<(Prepared, Lineup)> {
-    let mut config = match config {
+    let path = config;
+    let mut config = match path {
         Some(p) => EvolveConfig::load(p)?,
         None => {
             let game = crate::registry::find(game.unwrap_or(crate::registry::DEFAULT_GAME))?;
@@ -277,7 +278,10 @@ pub fn new_run(
     if let Some(threads) = threads {
         check_table_memory(threads, &[&config.engine], CONFIG_TT_MIB)?;
     }
-    let lineup = evolve_lineup(&config, compare)?;
+    // The anchors, weight files and openings the config names are read here: an error about
+    // one names the config's line too.
+    let at_key = |e| crate::core::config_lines::at_key_of_file(e, path);
+    let lineup = evolve_lineup(&config, compare).map_err(at_key)?;
     let out = out.unwrap_or_else(|| PathBuf::from("."));
-    Ok((run::prepare_new(NewRun { config, out, auto_name, force })?, lineup))
+    Ok((run::prepare_new(NewRun { config, out, auto_name, force }).map_err(at_key)?, lineup))
 }

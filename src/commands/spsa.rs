@@ -113,7 +113,10 @@ fn prepare(args: &SpsaArgs, threads: usize) -> Result<(Prepared, Lineup)> {
     }
     config.validate().context("invalid config after command-line overrides")?;
     check_table_memory(threads, &[&config.engine], CONFIG_TT_MIB)?;
-    let lineup = spsa_lineup(&config, &args.compare)?;
+    // The weight files and openings the config names are read here: an error about one
+    // names the config's line too.
+    let at_key = |e| crate::core::config_lines::at_key_of_file(e, args.config.as_deref());
+    let lineup = spsa_lineup(&config, &args.compare).map_err(at_key)?;
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
-    Ok((run::prepare_new(config, &lineup, &out, args.force)?, lineup))
+    Ok((run::prepare_new(config, &lineup, &out, args.force).map_err(at_key)?, lineup))
 }

@@ -2,6 +2,7 @@
 //! its positions, weight schemas and tables, the engine settings and search limits, and the
 //! seeded random streams.
 
+pub mod config_lines;
 pub mod game;
 pub mod limits;
 pub mod openings;

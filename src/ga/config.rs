@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::game::GameSettings;
 use crate::arena::validation::ValidationConfig;
+use crate::core::config_lines;
 use crate::core::settings::EngineSettings;
 use crate::core::weights::Schema;
 use crate::ga::fitness::FitnessMode;
@@ -135,9 +136,9 @@ impl EvolveConfig {
         let mut config: EvolveConfig =
             toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", toml_error(text, file, &e)))?;
         if let Some(o) = &mut config.outside {
-            o.read_schema().with_context(|| format!("{file}: invalid config"))?;
+            o.read_schema().map_err(|e| config_lines::invalid(e, file, text))?;
         }
-        config.validate().with_context(|| format!("{file}: invalid config"))?;
+        config.validate().map_err(|e| config_lines::invalid(e, file, text))?;
         Ok(config)
     }
 

@@ -25,6 +25,7 @@ use crate::arena::matches::score_for;
 use crate::arena::openings::OpeningSuite;
 use crate::arena::player::Player;
 use crate::arena::validation::ValidationConfig;
+use crate::core::config_lines;
 use crate::core::rng::{derive_seed, stream};
 use crate::core::settings::EngineSettings;
 use crate::core::weights::{Schema, Weights};
@@ -148,9 +149,9 @@ impl SpsaConfig {
         let mut config: SpsaConfig =
             toml::from_str(text).map_err(|e| anyhow::anyhow!("{file}: {}", e.to_string().trim_end()))?;
         if let Some(o) = &mut config.outside {
-            o.read_schema().with_context(|| format!("{file}: invalid config"))?;
+            o.read_schema().map_err(|e| config_lines::invalid(e, file, text))?;
         }
-        config.validate().with_context(|| format!("{file}: invalid config"))?;
+        config.validate().map_err(|e| config_lines::invalid(e, file, text))?;
         Ok(config)
     }
 

@@ -102,6 +102,7 @@ fn out_of_range_keys_are_refused_like_the_command_line() {
         let text = replace_key(QUICK_TOML, section, line);
         let e = format!("{:#}", EvolveConfig::parse(&text, "c.toml").unwrap_err());
         assert!(e.contains("c.toml") && e.contains(want), "{edit}: {e}");
+        assert!(e.starts_with(&format!("c.toml:{}: ", line_of(&text, line))), "{edit}: {e}");
     }
     for (line, want) in [
         ("pairs = 100000", "pairs = 100000: between 1 and 1000"),
@@ -111,6 +112,7 @@ fn out_of_range_keys_are_refused_like_the_command_line() {
         let text = replace_key(QUICK_TOML, "", line);
         let e = format!("{:#}", EvolveConfig::parse(&text, "c.toml").unwrap_err());
         assert!(e.contains(want), "{line}: {e}");
+        assert!(e.starts_with(&format!("c.toml:{}: ", line_of(&text, line))), "{line}: {e}");
     }
     // A seed from the command line that TOML (and so a checkpoint) cannot hold.
     let mut c = EvolveConfig::quick();
@@ -133,6 +135,11 @@ fn type_errors_name_file_line_and_key() {
 }
 
 /// `text` with the key of `line` (`key = value`) set in `section` ("" for the top level).
+/// The line (from 1) of `text` that is `line`.
+fn line_of(text: &str, line: &str) -> usize {
+    text.lines().position(|l| l.trim() == line.trim()).unwrap_or_else(|| panic!("no `{line}` in {text}")) + 1
+}
+
 fn replace_key(text: &str, section: &str, line: &str) -> String {
     let mut table: toml::Table = text.parse().unwrap();
     let new: toml::Table = line.parse().unwrap();
