@@ -18,9 +18,9 @@
 # process it started and reaped, which load hardly changes): on a machine of its own, a run
 # that keeps every core busy plays games at the rate its CPU time per game allows.
 #
-# Prints one line per run and, per depth, the outside run's games/s and CPU per game against
-# the in-process run's (mean and range over the repeats), with the load (uptime) before and
-# after.
+# Prints one line per run (for the outside run also the engine processes it started) and, per
+# depth, the outside run's games/s and CPU per game against the in-process run's (mean and
+# range over the repeats), with the load (uptime) before and after.
 #
 # Environment: EVOTUNE (default target/release/evotune), THREADS, GENERATIONS, OUT (default
 # a temporary folder, removed).
@@ -42,9 +42,9 @@ schema="$OUT/roads.toml"
 # The config at depth $1, in-process (no [outside]) or with evotune as the outside engine.
 config() {
   local depth=$1 outside=$2 name=$3
-  python3 - "$depth" "$outside" "$name" "$EVOTUNE" "$schema" "$GENERATIONS" <<'EOF'
+  python3 - "$depth" "$outside" "$name" "$EVOTUNE" "$schema" "$GENERATIONS" "$OUT/engines-$depth.log" <<'EOF'
 import re, sys
-depth, outside, name, evotune, schema, generations = sys.argv[1:]
+depth, outside, name, evotune, schema, generations, log = sys.argv[1:]
 text = open("configs/quick.toml").read()
 def put(section, key, value):
     global text
@@ -70,7 +70,7 @@ if outside == "yes":
              "--vcdt-depth 4 --refutation-nodes 0 --quiet-refutation-nodes 0")
     text = text.replace('eval = "roads"', "")
     text += (f'\n[outside]\ncommand = "{evotune} play --weights {{weights}} {flags}"\n'
-             f'schema = "{schema}"\nformat = "toml"\n')
+             f'schema = "{schema}"\nformat = "toml"\nlog = "{log}"\n')
 print(text)
 EOF
 }
@@ -95,6 +95,7 @@ echo "load before: $(uptime)"
 for depth in $DEPTHS; do
   config "$depth" no inside > "$OUT/inside-$depth.toml"
   config "$depth" yes outside > "$OUT/outside-$depth.toml"
+  counted=0
   ratios=()
   cpu_ratios=()
   extra=()
@@ -112,7 +113,15 @@ for depth in $DEPTHS; do
       got[$kind]=$(rate "$dir/results/$kind/history.csv")
       games=$(python3 -c "import csv; print(sum(int(r['games']) for r in csv.DictReader(open('$dir/results/$kind/history.csv'))))")
       ms[$kind]=$(python3 -c "u, s = map(float, '$cpu'.split()); print(f'{1000 * (u + s) / $games:.2f}')")
-      echo "depth $depth repeat $r: $kind ${got[$kind]} games/s, ${ms[$kind]} ms CPU a game ($games games)"
+      started=""
+      if [ "$kind" = outside ]; then
+        # The engines' log (the config's `log`, appended to by every run at this depth): a
+        # line for every process started.
+        total=$(grep -c '^# evotune: engine [0-9]*: started' "$OUT/engines-$depth.log" || true)
+        started=", $((total - counted)) processes started"
+        counted=$total
+      fi
+      echo "depth $depth repeat $r: $kind ${got[$kind]} games/s, ${ms[$kind]} ms CPU a game ($games games$started)"
     done
     if [ "$(history "$OUT/inside-$depth-$r/results/inside/history.csv")" != \
          "$(history "$OUT/outside-$depth-$r/results/outside/history.csv")" ]; then

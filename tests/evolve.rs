@@ -424,15 +424,22 @@ fn the_refinement_configs_play_the_quick_wide_engine_against_the_table_they_star
 
 #[test]
 fn every_shipped_config_loads_and_the_refinements_chain_through_the_shipped_tables() {
-    // A user runs `evolve --config configs/X.toml` for any file there: each must load (the
-    // SPSA config has its own command), and each refinement must start from a shipped table
-    // that it also plays as its first anchor, so that "better" means better than that table.
+    // A user runs `evolve --config configs/X.toml` for any file there, `spsa --config` for
+    // the SPSA ones: each must load, and each refinement must start from a shipped table that
+    // it also plays as its first anchor, so that "better" means better than that table.
+    let mut spsa = 0;
     for entry in std::fs::read_dir("configs").unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "toml") && !s(&path).contains("spsa") {
-            evotune::ga::config::EvolveConfig::load(&path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+        if path.extension().is_some_and(|e| e == "toml") {
+            if s(&path).contains("spsa") {
+                evotune::spsa::SpsaConfig::load(&path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+                spsa += 1;
+            } else {
+                evotune::ga::config::EvolveConfig::load(&path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+            }
         }
     }
+    assert!(spsa >= 2, "the SPSA configs (spsa-quick, cloudict-spsa) are checked too");
     let d4 = evotune::ga::config::EvolveConfig::load(Path::new("configs/refine-wide-d4.toml")).unwrap();
     for (config, start, depth) in [
         ("configs/refine-d5.toml", "weights/connect6-refine-d4.toml", 5),

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::game::Referee;
 use crate::arena::matches::{run_match, MatchConfig, MatchReport};
 use crate::arena::openings::{Keys, OpeningSuite, Openings};
+use crate::arena::outside::is_outside;
 use crate::arena::player::Player;
 use crate::arena::ArenaGame;
 use crate::core::openings::OpeningConfig;
@@ -164,8 +165,18 @@ impl ValidationConfig {
             self.seed
         );
         cmd += &game_flag;
-        // The engine's settings, its options where they differ from the command line's.
-        cmd += &format!(" {}", engine.cli_args(true).join(" "));
+        // The engine's settings, its options where they differ from the command line's. Only
+        // evotune's own players read them: between two outside engines (a tuned engine's
+        // champion against a stock build, say) only the time per move applies, the
+        // referee's budget.
+        let outside = |text: &str| is_outside(text) || text.split_once('=').is_some_and(|(_, t)| is_outside(t));
+        if outside(champion) && outside(opponent) {
+            if let Some(ms) = engine.time_ms {
+                cmd += &format!(" --time-ms {ms}");
+            }
+        } else {
+            cmd += &format!(" {}", engine.cli_args(true).join(" "));
+        }
         if let Some([e0, e1]) = self.sprt {
             cmd += &format!(" --sprt {e0},{e1}");
         }
@@ -219,5 +230,22 @@ mod tests {
             "{cmd}"
         );
         assert!(cmd.contains(" --openings validation-openings.txt ") && !cmd.contains("--opening-seed"), "{cmd}");
+    }
+
+    #[test]
+    fn a_replay_between_outside_engines_carries_no_flags_of_evotunes_engine() {
+        let v = ValidationConfig { pairs: 200, ..ValidationConfig::default() };
+        let engine = EngineSettings { depth: Some(3), tt_mib: 4, ..EngineSettings::default() };
+        let tuned = "cmd:/opt/engine --weights results/run/champion.txt";
+        let cmd = v.replay_command("connect6", &engine, 200, tuned, "stock=cmd:/opt/engine");
+        assert!(!cmd.contains("--depth") && !cmd.contains("--tt-mib") && !cmd.contains("--search"), "{cmd}");
+        assert!(cmd.contains("--a 'cmd:/opt/engine --weights results/run/champion.txt'"), "{cmd}");
+        let timed = EngineSettings { time_ms: Some(250), ..engine.clone() };
+        let cmd = v.replay_command("connect6", &timed, 200, tuned, "cmd:/opt/engine");
+        assert!(cmd.ends_with(" --game connect6 --time-ms 250"), "{cmd}");
+        // Against evotune's own engine (a table of the engine's parameters is one), its
+        // settings are the opponent's.
+        let cmd = v.replay_command("connect6", &engine, 200, tuned, "weights/table.toml");
+        assert!(cmd.contains(" --depth 3") && cmd.contains("--tt-mib 4"), "{cmd}");
     }
 }

@@ -1,9 +1,10 @@
 //! One running outside engine: a child process spoken to by lines on its standard input and
 //! output, its standard error appended to a log file.
 //!
-//! Reading has a deadline: a thread reads the engine's output line by line into a channel,
-//! so the referee can wait for a reply up to a point and then give up on the engine, which
-//! a blocking read of a pipe cannot do. The engine runs in a process group of its own, so
+//! Reading has a deadline: the referee waits for the engine's output with poll(2) up to a
+//! point and then gives up on the engine, which a blocking read of a pipe cannot do. It reads
+//! in the thread that waits for the reply (no reader thread between them: a reply wakes one
+//! thread, not two, which counts when games are short and replies many). The engine runs in a process group of its own, so
 //! that killing it also kills whatever it started (a shell script's children), and so that
 //! Ctrl-C at the terminal reaches evotune, which decides, rather than the engines.
 //!
@@ -17,12 +18,13 @@
 //! output line. Some engines (Rapfi among Gomocup brains) print their move a moment before
 //! they stop thinking, and drop the first word of a command that arrives in that moment.
 
+use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::arena::outside::spec::EngineSpec;
@@ -49,9 +51,9 @@ pub fn kill_all() {
         }
     }
 }
-/// Lines read ahead of the referee; past them the reading thread waits, and so, once its pipe
-/// is full, does an engine that writes more than anyone reads.
-const LINES_AHEAD: usize = 1024;
+/// How much of the engine's output one read takes. An engine that writes more than anyone
+/// reads waits once its pipe is full.
+const READ_CHUNK: usize = 4096;
 
 /// Why no line came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,9 +68,15 @@ pub enum ReadError {
 pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// When the engine's last line of output came (when it started, before any).
-    last_output: Arc<Mutex<Instant>>,
+    stdout: ChildStdout,
+    /// Whole lines read and not yet taken.
+    lines: VecDeque<String>,
+    /// The start of the next line (at most [`MAX_LINE`] bytes of it).
+    partial: Vec<u8>,
+    /// The engine's output has ended.
+    closed: bool,
+    /// When the engine's last line of output was read (when it started, before any).
+    last_output: Instant,
     /// The shortest time between the engine's last output and the next line sent to it.
     pace: Duration,
     /// How it ended, once seen (the leader is reaped only when dropped).
@@ -95,27 +103,17 @@ impl EngineProcess {
             kill_group_and_reap(&mut child);
             return Err(io::Error::other("the engine's pipes were not set up"));
         };
-        let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
-        let last_output = Arc::new(Mutex::new(Instant::now()));
-        let seen = Arc::clone(&last_output);
-        let reader = std::thread::Builder::new().name(format!("engine-{}", child.id())).spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut line = Vec::new();
-            // Ends at the end of the output (the engine exited or was killed) or when the
-            // referee has dropped the engine.
-            while let Ok(true) = read_capped_line(&mut reader, &mut line) {
-                let text = String::from_utf8_lossy(&line).trim_end_matches(['\r', '\n']).to_string();
-                *seen.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
-                if tx.send(text).is_err() {
-                    break;
-                }
-            }
-        });
-        if let Err(e) = reader {
-            kill_group_and_reap(&mut child);
-            return Err(e);
-        }
-        Ok(EngineProcess { child, stdin, lines, last_output, pace: spec.pace(), ended: None })
+        Ok(EngineProcess {
+            child,
+            stdin,
+            stdout,
+            lines: VecDeque::new(),
+            partial: Vec::new(),
+            closed: false,
+            last_output: Instant::now(),
+            pace: spec.pace(),
+            ended: None,
+        })
     }
 
     pub fn id(&self) -> u32 {
@@ -132,8 +130,7 @@ impl EngineProcess {
     /// output.
     pub fn send_lines(&mut self, lines: &[&str]) -> io::Result<()> {
         if !self.pace.is_zero() {
-            let last = *self.last_output.lock().unwrap_or_else(|e| e.into_inner());
-            let wait = (last + self.pace).saturating_duration_since(Instant::now());
+            let wait = (self.last_output + self.pace).saturating_duration_since(Instant::now());
             if !wait.is_zero() {
                 std::thread::sleep(wait);
             }
@@ -148,17 +145,71 @@ impl EngineProcess {
 
     /// The next line of output, waiting until `deadline` at most.
     pub fn read_line(&mut self, deadline: Instant) -> Result<String, ReadError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
+        loop {
+            if let Some(line) = self.lines.pop_front() {
+                return Ok(line);
+            }
+            if self.closed {
+                return Err(ReadError::Closed);
+            }
+            if !self.read_more(deadline.saturating_duration_since(Instant::now())) {
+                return Err(ReadError::Timeout);
+            }
         }
     }
 
     /// The lines the engine has written that nobody has read yet.
     pub fn pending_lines(&mut self) -> Vec<String> {
-        self.lines.try_iter().collect()
+        while !self.closed && self.read_more(Duration::ZERO) {}
+        self.lines.drain(..).collect()
+    }
+
+    /// Waits up to `wait` for output and reads what has come: false if none came in time.
+    fn read_more(&mut self, wait: Duration) -> bool {
+        let mut poll = libc::pollfd { fd: self.stdout.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+        // Rounded up, so that a wait short of a millisecond waits rather than spins.
+        let ms = wait.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
+        // SAFETY: poll(2) on one pollfd that lives across the call; the descriptor is the
+        // engine's output pipe, open as long as `self.stdout`.
+        let ready = unsafe { libc::poll(&mut poll, 1, ms) };
+        if ready < 0 {
+            // Interrupted by a signal: the caller looks at the time and waits again.
+            return io::Error::last_os_error().kind() == io::ErrorKind::Interrupted;
+        }
+        if ready == 0 {
+            return false;
+        }
+        let mut chunk = [0u8; READ_CHUNK];
+        // Readable (or at its end): a read returns at once.
+        match self.stdout.read(&mut chunk) {
+            Ok(0) | Err(_) => {
+                // A last line without its end is still a line.
+                if !self.partial.is_empty() {
+                    self.take_output(b"\n");
+                }
+                self.closed = true;
+            }
+            Ok(n) => self.take_output(&chunk[..n]),
+        }
+        true
+    }
+
+    /// Splits output into lines, keeping at most [`MAX_LINE`] bytes of each.
+    fn take_output(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let (part, ended) = match bytes.iter().position(|&b| b == b'\n') {
+                Some(i) => (&bytes[..i], Some(i + 1)),
+                None => (bytes, None),
+            };
+            let room = MAX_LINE.saturating_sub(self.partial.len());
+            self.partial.extend_from_slice(&part[..part.len().min(room)]);
+            let Some(used) = ended else { break };
+            let text = String::from_utf8_lossy(&self.partial).trim_end_matches(['\r', '\n']).to_string();
+            self.partial.clear();
+            self.lines.push_back(text);
+            self.last_output = Instant::now();
+            bytes = &bytes[used..];
+        }
     }
 
     /// How the engine ended, waiting up to `wait` for it to end; `None` if it is still
@@ -229,31 +280,6 @@ pub fn describe_exit(status: Option<ExitStatus>) -> String {
             _ => "ended".into(),
         },
         None => "output closed".into(),
-    }
-}
-
-/// Reads one line (without its end) into `line`, keeping at most [`MAX_LINE`] bytes of it.
-/// False at the end of the input.
-fn read_capped_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> {
-    line.clear();
-    let mut any = false;
-    loop {
-        let buf = reader.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(any);
-        }
-        any = true;
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], i + 1),
-            None => (buf, buf.len()),
-        };
-        let room = MAX_LINE.saturating_sub(line.len());
-        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let ended = done > chunk.len();
-        reader.consume(done);
-        if ended {
-            return Ok(true);
-        }
     }
 }
 
