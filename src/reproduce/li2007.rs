@@ -18,7 +18,7 @@ use anyhow::{bail, Context, Result};
 
 use crate::arena::matches::play_match;
 use crate::arena::matches::MatchConfig;
-use crate::arena::openings::Openings;
+use crate::arena::openings::{OpeningSuite, Openings};
 use crate::arena::player::Player;
 use crate::arena::tournament::play_tournament;
 use crate::arena::tournament::{pairings, TournamentConfig, TournamentReport};
@@ -102,7 +102,12 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let limits = config.engine.limits();
     let schema = config.schema()?;
     let settings = config.games;
-    let match_suite = suite(options.match_pairs, setup.seed_for(OPENINGS))?;
+    let (match_suite, trained_on) = held_out_suite(options.match_pairs, setup.seed_for(OPENINGS), &config)?;
+    if trained_on > 0 {
+        notes.push(format!(
+            "{trained_on} opening(s) of the match's suite were among the run's training openings and were left out"
+        ));
+    }
 
     // What will be played, and a rough cost from two timed games of the default weights.
     if !setup.quiet() {
@@ -311,6 +316,23 @@ fn plot(report: &TournamentReport, gens: &[u32], out: &Path) -> Result<Vec<PathB
         &[elo_series, Series::new("random players (mean)", vec![(x0, random_elo, None), (x1, random_elo, None)])],
     )?);
     Ok(files)
+}
+
+/// The openings of the last champion's match against `defaults`, held out from the run's GA:
+/// the suite's openings that the run's training suite holds (up to symmetry) are left out, so
+/// that the match is out of sample. Returns the suite and how many were left out.
+fn held_out_suite(pairs: usize, seed: u64, config: &EvolveConfig) -> Result<(OpeningSuite, usize)> {
+    // Twice as many as the match plays: a few may be left out, and the generator's sequence
+    // does not depend on how many are drawn.
+    let mut match_suite = suite(2 * pairs, seed)?;
+    let left_out = match_suite.remove_all_of(&opening_suite(config)?);
+    if match_suite.len() < pairs {
+        bail!(
+            "only {} of the match's openings are not among the run's training openings; fewer pairs",
+            match_suite.len()
+        );
+    }
+    Ok((match_suite, left_out))
 }
 
 /// Evolves the experiment's own run under `setup.out`, continuing it from its checkpoints if

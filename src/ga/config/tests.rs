@@ -30,7 +30,8 @@ fn shipped_configs_are_valid() {
     // The paper's chromosome: the transitions' stepValues, the move order held.
     assert_eq!(li.eval, "transitions");
     assert_eq!(li.init.hold.len(), 10);
-    assert_eq!((li.rates.pc1, li.rates.pc2, li.rates.pm1, li.rates.pm2), (0.9, 0.6, 0.1, 0.001));
+    // The paper's Pm1 0.1 and Pm2 0.001 a gene, spread over a gene's bits.
+    assert_eq!((li.rates.pc1, li.rates.pc2, li.rates.pm1, li.rates.pm2), (0.9, 0.6, 0.008, 0.0001));
     // The paper's count: 5 groups of 4 play 30 pairings.
     assert_eq!(li.games_per_generation(0), 2 * li.pairs * 30);
 }
