@@ -6,6 +6,7 @@ pub mod cli;
 pub mod cluster;
 pub mod commands;
 pub mod core;
+pub mod dispatch;
 pub mod export;
 pub mod fsutil;
 pub mod ga;

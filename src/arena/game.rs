@@ -10,9 +10,10 @@ use crate::arena::clock::TimeControl;
 use crate::arena::outside::{Forfeit, Session, TurnTime};
 use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome, Reason};
-use crate::arena::workers::{play_in_order, BatchTimes};
+use crate::arena::workers::{play_handed_out, BatchTimes};
 use crate::core::game::{GameMove, Position, Side, Status};
 use crate::core::limits::MAX_TIME_MS;
+use crate::dispatch::{HandOut, InOrder, LongestClassFirst};
 use crate::report::progress::Progress;
 use crate::search::{Engine, Searchable, MATE_BOUND};
 
@@ -378,29 +379,37 @@ pub fn play_games_with(
 
 /// [`play_games`] with each game's and thread's times (none for a batch with outside
 /// engines, which [`batch`] plays in an order of its own). Evotune's own games are handed to
-/// the threads in `order` (indices into `jobs`; empty: job order) by list scheduling
-/// ([`workers`](crate::arena::workers)).
+/// the threads by list scheduling ([`workers`](crate::arena::workers)): with `classes` (a
+/// class key per job: games alike in length share one) the first game of each class first,
+/// then the classes whose games took longest so far ([`LongestClassFirst`]); without, in job
+/// order. The results do not depend on it.
 pub fn play_games_timed(
     referee: &dyn Referee,
     jobs: &[GameJob],
-    order: &[usize],
+    classes: &[usize],
     progress: &Progress,
 ) -> (Vec<GameRecord>, BatchTimes) {
-    play_games_ordered(referee, jobs, order, progress, &|_, _| {})
+    play_games_ordered(referee, jobs, classes, progress, &|_, _| {})
 }
 
 /// [`play_games_timed`], handing each game to `on_done` as it ends.
 fn play_games_ordered(
     referee: &dyn Referee,
     jobs: &[GameJob],
-    order: &[usize],
+    classes: &[usize],
     progress: &Progress,
     on_done: &(dyn Fn(usize, &GameRecord) + Sync),
 ) -> (Vec<GameRecord>, BatchTimes) {
     if batch::has_outside(jobs) {
         return (batch::play_reusing(referee, jobs, progress, on_done), BatchTimes::default());
     }
-    play_in_order(jobs.len(), order, |i| {
+    assert!(classes.is_empty() || classes.len() == jobs.len(), "a class for every job");
+    let mut hand_out: Box<dyn HandOut + Send> = if classes.is_empty() {
+        Box::new(InOrder::in_turn(jobs.len()))
+    } else {
+        Box::new(LongestClassFirst::new(classes))
+    };
+    play_handed_out(jobs.len(), hand_out.as_mut(), |i| {
         let job = &jobs[i];
         let mut record = referee.play(job.first, job.second, job.opening, job.seed);
         record.opening = Some(job.opening_index);

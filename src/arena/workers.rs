@@ -1,17 +1,19 @@
 //! A batch of games on the threads of the current rayon pool, by list scheduling: the games
-//! are handed out one at a time in a given order, each to the first thread that is free, and
-//! each game's times are kept (which thread, when it started, its wall and CPU time).
+//! are handed out one at a time, each to the first thread that is free, in the order a
+//! hand-out policy ([`crate::dispatch`]) gives, and each game's times are kept (which thread,
+//! when it started, its wall and CPU time).
 //!
-//! Handing out whole games from one shared counter, rather than splitting the batch into
-//! ranges up front, leaves a thread idle only at the very end of the batch, for less than
-//! one game; giving the longest games first makes that tail the length of a short game. The
+//! Handing out whole games one at a time, rather than splitting the batch into ranges up
+//! front, leaves a thread idle only at the very end of the batch, for less than one game;
+//! giving the longest games first makes that tail the length of a short game. The
 //! times are what `evotune scaling` replays to predict the batch on more threads. Results
 //! come back in the batch's own order whatever the thread count and hand-out order: a game
 //! is a pure function of its job.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use crate::dispatch::HandOut;
 
 /// When and where one game of a batch was played.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,27 +53,35 @@ pub struct BatchTimes {
     pub workers: Vec<WorkerTime>,
 }
 
-/// Plays `play(i)` for every `i < count`, handing the indices out in `order` (a permutation
-/// of `0..count`; empty: `0..count` in turn) to the current pool's threads, and returns the
+/// Plays `play(i)` for every `i < count`, each free thread of the current pool taking the game
+/// `hand_out` gives next (and telling it the game's CPU time when it ends), and returns the
 /// results in index order with the batch's times.
-pub fn play_in_order<T: Send>(count: usize, order: &[usize], play: impl Fn(usize) -> T + Sync) -> (Vec<T>, BatchTimes) {
-    assert!(order.is_empty() || order.len() == count, "the hand-out order must name every game once");
-    let next = AtomicUsize::new(0);
+pub fn play_handed_out<T: Send>(
+    count: usize,
+    hand_out: &mut (dyn HandOut + Send),
+    play: impl Fn(usize) -> T + Sync,
+) -> (Vec<T>, BatchTimes) {
+    // The policy and the number of games handed out so far (the next game's rank).
+    let hand_out = Mutex::new((hand_out, 0usize));
     let results: Mutex<Vec<Option<T>>> = Mutex::new((0..count).map(|_| None).collect());
     let times: Mutex<Vec<GameTime>> = Mutex::new(Vec::with_capacity(count));
     let workers: Mutex<Vec<WorkerTime>> = Mutex::new(Vec::new());
     let start = Instant::now();
     let take_games = |worker: usize| loop {
-        let rank = next.fetch_add(1, Ordering::Relaxed);
-        if rank >= count {
-            break;
-        }
-        let game = if order.is_empty() { rank } else { order[rank] };
+        let (rank, game) = {
+            let mut guard = hand_out.lock().unwrap_or_else(|e| e.into_inner());
+            let (policy, handed) = &mut *guard;
+            let Some(game) = policy.next() else { break };
+            *handed += 1;
+            (*handed - 1, game)
+        };
+        assert!(game < count, "a hand-out policy gave game {game} of a batch of {count}");
         let cpu0 = thread_cpu_time();
         let began = Instant::now();
         let result = play(game);
         let wall = began.elapsed();
         let cpu = thread_cpu_time().saturating_sub(cpu0);
+        hand_out.lock().unwrap_or_else(|e| e.into_inner()).0.finished(game, cpu.as_secs_f64());
         results.lock().unwrap_or_else(|e| e.into_inner())[game] = Some(result);
         times.lock().unwrap_or_else(|e| e.into_inner()).push(GameTime {
             game,
@@ -120,6 +130,14 @@ pub fn thread_cpu_time() -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::dispatch::InOrder;
+
+    /// The games in `order` (empty: in turn).
+    fn play_in_order<T: Send>(count: usize, order: &[usize], play: impl Fn(usize) -> T + Sync) -> (Vec<T>, BatchTimes) {
+        let mut order = if order.is_empty() { InOrder::in_turn(count) } else { InOrder::new(order.to_vec()) };
+        play_handed_out(count, &mut order, play)
+    }
 
     fn pool(threads: usize) -> rayon::ThreadPool {
         rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()

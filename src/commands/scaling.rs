@@ -21,9 +21,12 @@ pub struct ScalingArgs {
     /// the machine it was recorded on) or `wall` (as the run saw it).
     #[arg(long, value_enum, default_value = "cpu")]
     pub time: GameClock,
-    /// The order of the games on the threads: `recorded` (the run's) or `longest` (longest
-    /// first by their recorded times: the best any order could do).
-    #[arg(long, value_enum, default_value = "recorded")]
+    /// The order of the games on the threads: `by-class` (as the executor hands them out on
+    /// that many threads: the first game of each class of alike games, then the classes
+    /// whose games took longest so far; traces from before classes: as recorded), `recorded`
+    /// (the run's own order) or `longest` (longest first by their recorded times: the best
+    /// any order could do).
+    #[arg(long, value_enum, default_value = "by-class")]
     pub order: Order,
     /// Another run of the same config and seed (on other threads): its measured games a
     /// second beside this run's prediction for its threads. Repeatable.
@@ -162,5 +165,6 @@ fn order_name(o: Order) -> &'static str {
     match o {
         Order::Recorded => "recorded",
         Order::Longest => "longest-first",
+        Order::ByClass => "by-class",
     }
 }

@@ -491,7 +491,8 @@ impl Games for LocalGames {
         progress: &Progress,
         _stop: &AtomicUsize,
     ) -> Result<Option<Played>> {
-        let (records, times) = play_games_timed(evolver.referee, &schedule.jobs(evolver.suite), &[], progress);
+        let (records, times) =
+            play_games_timed(evolver.referee, &schedule.jobs(evolver.suite), &schedule.classes(), progress);
         Ok(Some(Played { records, times }))
     }
 }
@@ -808,7 +809,8 @@ impl Tuner for GaRun<'_, '_> {
         }
         phases.end("results");
         let mut rows = phases.rows;
-        rows.extend(times.games.iter().map(|t| TraceRow::game(g, self.threads, games_offset, t)));
+        let classes = schedule.classes();
+        rows.extend(times.games.iter().map(|t| TraceRow::game(g, self.threads, games_offset, t, classes[t.game])));
         rows.extend(times.workers.iter().map(|w| TraceRow::worker(g, self.threads, games_offset, w)));
         trace::append(&self.paths.results.join(trace::TRACE_FILE), &rows)?;
         Ok(true)

@@ -52,6 +52,26 @@ impl Schedule {
         self.games.iter().map(|g| self.job(g, suite)).collect()
     }
 
+    /// Each game's class for the hand-out order of its threads ([`crate::dispatch`]): games
+    /// on one opening with the same anchor or hall-of-fame entry on the same side (everyone
+    /// meets an anchor on the same openings) are alike in length; a game between two members
+    /// shares a class only with games on its opening with the same colours' kind.
+    pub fn classes(&self) -> Vec<usize> {
+        let outsider = |s: Seat| match s {
+            Seat::Member(_) => None,
+            other => Some(other),
+        };
+        let mut ids: BTreeMap<(usize, Option<Seat>, Option<Seat>), usize> = BTreeMap::new();
+        self.games
+            .iter()
+            .zip(&self.seats)
+            .map(|(game, &(first, second))| {
+                let n = ids.len();
+                *ids.entry((game.opening, outsider(first), outsider(second))).or_insert(n)
+            })
+            .collect()
+    }
+
     /// One game as a job.
     pub fn job<'a>(&'a self, game: &ScheduledGame, suite: &'a OpeningSuite) -> GameJob<'a> {
         GameJob {

@@ -16,6 +16,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::dispatch::{makespan, InOrder, LongestClassFirst};
 use crate::report::trace::{TraceRow, BACKGROUND_COMMIT, GAMES, WORKER};
 
 /// Which of a game's recorded times the model replays.
@@ -35,6 +36,10 @@ pub enum Order {
     /// Longest first by their recorded times: what knowing each game's length in advance
     /// would give (a bound for any order).
     Longest,
+    /// As the executor hands them out ([`crate::dispatch::LongestClassFirst`]): the first
+    /// game of each class, then the classes whose games took longest so far, replayed for the
+    /// threads predicted (traces without classes: as recorded).
+    ByClass,
 }
 
 /// One recorded generation.
@@ -55,6 +60,10 @@ pub struct Generation {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GameTimes {
+    /// Its index in the generation's schedule.
+    pub game: usize,
+    /// Its hand-out class, if the trace has one.
+    pub class: Option<usize>,
     pub wall_s: f64,
     pub cpu_s: f64,
     pub worker: usize,
@@ -97,7 +106,13 @@ pub fn generations(rows: &[TraceRow]) -> Vec<Generation> {
                 .iter()
                 .filter(|r| r.is_game())
                 .map(|r| {
-                    let t = GameTimes { wall_s: r.wall_s, cpu_s: r.cpu_s, worker: r.worker.unwrap_or(0) };
+                    let t = GameTimes {
+                        game: r.game.unwrap_or(0),
+                        class: r.class,
+                        wall_s: r.wall_s,
+                        cpu_s: r.cpu_s,
+                        worker: r.worker.unwrap_or(0),
+                    };
                     (r.rank.unwrap_or(0), t)
                 })
                 .collect();
@@ -162,18 +177,6 @@ impl Prediction {
     }
 }
 
-/// The time of `durations`, handed out in this order, on `threads` threads: when the last
-/// thread finishes.
-pub fn makespan(durations: impl IntoIterator<Item = f64>, threads: usize) -> f64 {
-    let mut free = vec![0.0f64; threads.max(1)];
-    for d in durations {
-        // The first thread to be free (the lowest-numbered of equals) takes the next game.
-        let (i, _) = free.iter().enumerate().fold((0, f64::INFINITY), |b, (i, &t)| if t < b.1 { (i, t) } else { b });
-        free[i] += d;
-    }
-    free.into_iter().fold(0.0, f64::max)
-}
-
 /// The recorded generations replayed on `threads` threads.
 pub fn predict(gens: &[Generation], threads: usize, clock: GameClock, order: Order) -> Prediction {
     predict_at(gens, threads, clock, order, 1.0)
@@ -185,11 +188,21 @@ pub fn predict_at(gens: &[Generation], threads: usize, clock: GameClock, order: 
     let mut p = Prediction { threads, games: 0, wall_s: 0.0, one_thread_s: 0.0, tail_s: 0.0, sequential_s: 0.0 };
     for g in gens {
         let mut times: Vec<f64> = g.games.iter().map(|t| t.time(clock) / share.max(1e-6)).collect();
-        if order == Order::Longest {
-            times.sort_by(|a, b| b.total_cmp(a));
-        }
+        let by_class = order == Order::ByClass && g.games.iter().all(|t| t.class.is_some());
+        let span = if by_class {
+            // By game index, as the executor sees the batch.
+            let mut games: Vec<&GameTimes> = g.games.iter().collect();
+            games.sort_by_key(|t| t.game);
+            times = games.iter().map(|t| t.time(clock) / share.max(1e-6)).collect();
+            let classes: Vec<usize> = games.iter().filter_map(|t| t.class).collect();
+            makespan(&times, threads, &mut LongestClassFirst::new(&classes))
+        } else {
+            if order == Order::Longest {
+                times.sort_by(|a, b| b.total_cmp(a));
+            }
+            makespan(&times, threads, &mut InOrder::in_turn(times.len()))
+        };
         let work: f64 = times.iter().sum();
-        let span = makespan(times.iter().copied(), threads);
         p.games += times.len();
         p.wall_s += span + g.sequential_s;
         p.one_thread_s += work + g.sequential_s;
@@ -254,10 +267,19 @@ mod tests {
     use super::*;
 
     fn gen(times: &[f64], sequential_s: f64) -> Generation {
+        gen_classes(times, &vec![0; times.len()], sequential_s)
+    }
+
+    fn gen_classes(times: &[f64], classes: &[usize], sequential_s: f64) -> Generation {
         Generation {
             generation: 1,
             threads: 1,
-            games: times.iter().map(|&t| GameTimes { wall_s: t, cpu_s: t, worker: 0 }).collect(),
+            games: times
+                .iter()
+                .zip(classes)
+                .enumerate()
+                .map(|(game, (&t, &class))| GameTimes { game, class: Some(class), wall_s: t, cpu_s: t, worker: 0 })
+                .collect(),
             games_wall_s: times.iter().sum(),
             sequential_s,
             workers: vec![(times.iter().sum(), times.iter().sum())],
@@ -265,12 +287,17 @@ mod tests {
     }
 
     #[test]
-    fn list_scheduling_hands_each_game_to_the_first_free_thread() {
-        assert_eq!(makespan([3.0, 1.0, 1.0, 1.0], 2), 3.0);
-        // In this order the long game starts last and holds the barrier.
-        assert_eq!(makespan([1.0, 1.0, 1.0, 3.0], 2), 4.0);
-        assert_eq!(makespan([2.0, 2.0], 8), 2.0);
-        assert_eq!(makespan([], 4), 0.0);
+    fn by_class_replays_the_executors_policy_for_the_threads_predicted() {
+        // Short games first, then a class of long ones: recorded, two threads wait at the end
+        // for the last long game; by class, the long class opens at once.
+        let gens = [gen_classes(&[1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 4.0, 4.0], &[0, 0, 0, 0, 0, 1, 1, 1], 0.0)];
+        assert_eq!(predict(&gens, 2, GameClock::Cpu, Order::Recorded).wall_s, 10.0);
+        assert_eq!(predict(&gens, 2, GameClock::Cpu, Order::ByClass).wall_s, 9.0);
+        assert_eq!(predict(&gens, 1, GameClock::Cpu, Order::ByClass).wall_s, 17.0);
+        // A trace without classes replays its recorded order.
+        let mut old = gens.clone();
+        old[0].games.iter_mut().for_each(|t| t.class = None);
+        assert_eq!(predict(&old, 2, GameClock::Cpu, Order::ByClass).wall_s, 10.0);
     }
 
     #[test]
@@ -306,8 +333,8 @@ mod tests {
         let rows = vec![
             TraceRow::phase(1, 2, "schedule", 0.0, 0.25, 0.25),
             TraceRow::phase(1, 2, GAMES, 0.25, 2.0, 1.0),
-            TraceRow::game(1, 2, 0.25, &t(1, 1, 3000)),
-            TraceRow::game(1, 2, 0.25, &t(0, 0, 1000)),
+            TraceRow::game(1, 2, 0.25, &t(1, 1, 3000), 0),
+            TraceRow::game(1, 2, 0.25, &t(0, 0, 1000), 0),
             TraceRow::phase(1, 2, "commit-wait", 2.25, 0.5, 0.0),
             TraceRow::phase(1, 2, BACKGROUND_COMMIT, 2.75, 0.5, 0.0),
             TraceRow::worker(

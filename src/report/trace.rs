@@ -6,7 +6,8 @@
 //! `worker`, `background-commit`, or a phase: `schedule`, `games`, `conclude`,
 //! `commit-wait`, `commit`, `results`), then for a game its index in the generation's schedule (`game`), its place in
 //! the order the games were handed to the threads (`rank`) and the thread that played it
-//! (`worker`); for every line `start_s` (seconds after the generation started), `wall_s` and
+//! (`worker`) and its class (`class`: games expected alike in length, which the threads
+//! take by class, see `crate::dispatch`); for every line `start_s` (seconds after the generation started), `wall_s` and
 //! `cpu_s` (the CPU time of the thread that did it: for a game, what the game cost whatever
 //! else the machine was doing). A `worker` line is a thread from its first game to its last:
 //! its wall time less its CPU time is time it waited for a core. The phases run one after
@@ -51,6 +52,10 @@ pub struct TraceRow {
     pub start_s: f64,
     pub wall_s: f64,
     pub cpu_s: f64,
+    /// A game's class for the hand-out order (games alike in length share one); traces
+    /// before this column have none.
+    #[serde(default)]
+    pub class: Option<usize>,
 }
 
 impl TraceRow {
@@ -66,11 +71,13 @@ impl TraceRow {
             start_s,
             wall_s,
             cpu_s,
+            class: None,
         }
     }
 
-    /// A game of a generation whose games started `offset_s` after the generation.
-    pub fn game(generation: u32, threads: usize, offset_s: f64, t: &GameTime) -> TraceRow {
+    /// A game of a generation whose games started `offset_s` after the generation, of the
+    /// hand-out class `class`.
+    pub fn game(generation: u32, threads: usize, offset_s: f64, t: &GameTime, class: usize) -> TraceRow {
         TraceRow {
             generation,
             threads,
@@ -81,6 +88,7 @@ impl TraceRow {
             start_s: offset_s + t.start.as_secs_f64(),
             wall_s: t.wall.as_secs_f64(),
             cpu_s: t.cpu.as_secs_f64(),
+            class: Some(class),
         }
     }
 
@@ -96,6 +104,7 @@ impl TraceRow {
             start_s: offset_s + w.start.as_secs_f64(),
             wall_s: w.wall.as_secs_f64(),
             cpu_s: w.cpu.as_secs_f64(),
+            class: None,
         }
     }
 
@@ -189,7 +198,8 @@ mod tests {
             wall: Duration::from_millis(20),
             cpu: Duration::from_millis(19),
         };
-        let gen = |g: u32| vec![TraceRow::phase(g, 2, "schedule", 0.0, 0.001, 0.001), TraceRow::game(g, 2, 0.001, &t)];
+        let gen =
+            |g: u32| vec![TraceRow::phase(g, 2, "schedule", 0.0, 0.001, 0.001), TraceRow::game(g, 2, 0.001, &t, 4)];
         append(&path, &gen(1)).unwrap();
         append(&path, &gen(2)).unwrap();
         let rows = read(&path).unwrap();
