@@ -1,7 +1,7 @@
 //! Which game a free thread takes next: the hand-out policies of list scheduling.
 //!
 //! They are pure (no threads, no clocks), so that the executor
-//! ([`crate::arena::workers`]) plays a batch by them and the scaling model
+//! ([`crate::workers`]) plays a batch by them and the scaling model
 //! ([`crate::report::scaling`]) replays them on any number of threads alike.
 //!
 //! Why the order matters: a batch ends when its last game ends, and threads that find no game

@@ -22,6 +22,7 @@ pub mod spsa;
 pub mod stats;
 pub mod tuner;
 pub mod watch;
+pub mod workers;
 
 /// The version `--version` prints: the package's version and the commit it was built from
 /// (`unknown` when the source came without one, see build.rs).

@@ -236,7 +236,7 @@ fn lineup(tuned: &Tuned, anchors: &[String], validation: Option<(&ValidationConf
         let players: Vec<&Player> = lineup.validation.iter().map(|o| &o.player).chain([&champion]).collect();
         if players.iter().any(|p| p.outside.is_some()) {
             let suite = validation.suite(game.arena())?;
-            crate::arena::outside::check_openings(&players, &suite.openings)
+            crate::arena::player::check_openings(&players, &suite.openings)
                 .map_err(|e| anyhow::anyhow!("[validation] opponents: {e}"))?;
         }
     }

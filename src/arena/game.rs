@@ -10,12 +10,12 @@ use crate::arena::clock::TimeControl;
 use crate::arena::outside::{Forfeit, Session, TurnTime};
 use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome, Reason};
-use crate::arena::workers::{play_handed_out, BatchTimes};
 use crate::core::game::{GameMove, Position, Side, Status};
 use crate::core::limits::MAX_TIME_MS;
 use crate::dispatch::{HandOut, InOrder, LongestClassFirst};
 use crate::report::progress::Progress;
 use crate::search::{Engine, Searchable, MATE_BOUND};
+use crate::workers::{play_handed_out, BatchTimes};
 
 /// How games are refereed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -379,7 +379,7 @@ pub fn play_games_with(
 
 /// [`play_games`] with each game's and thread's times (none for a batch with outside
 /// engines, which [`batch`] plays in an order of its own). Evotune's own games are handed to
-/// the threads by list scheduling ([`workers`](crate::arena::workers)): with `classes` (a
+/// the threads by list scheduling ([`workers`](crate::workers)): with `classes` (a
 /// class key per job: games alike in length share one) the first game of each class first,
 /// then the classes whose games took longest so far ([`LongestClassFirst`]); without, in job
 /// order. The results do not depend on it.

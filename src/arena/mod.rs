@@ -15,7 +15,6 @@ pub mod player;
 pub mod records;
 pub mod tournament;
 pub mod validation;
-pub mod workers;
 
 use crate::core::game::Side;
 use crate::core::openings::{OpeningBoard, OpeningConfig, OpeningMaker};

@@ -2,6 +2,7 @@
 //! or an outside engine (a program the arena referees over its protocol).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::arena::clock::TimeControl;
 use crate::arena::outside::OutsideEngine;
@@ -90,4 +91,43 @@ impl Player {
         }
         text
     }
+}
+
+/// Checks, before any game, that every outside player can start from every opening (the
+/// plain competition protocol starts from the empty board only). The error names the player.
+pub fn check_openings(players: &[&Player], openings: &[Vec<String>]) -> Result<(), String> {
+    for p in players {
+        if let Some(o) = &p.outside {
+            for opening in openings {
+                o.protocol().starts_from(opening).map_err(|e| format!("{}: {e}", p.name))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Starts one process of every outside engine among `players` and checks it answers, so that
+/// a wrong command or protocol is an error before the first game. The error names the player.
+pub fn warm_up_outside(players: &[&Player], hang: Duration) -> Result<(), String> {
+    for p in players {
+        if let Some(o) = &p.outside {
+            o.warm_up(hang).map_err(|e| format!("{} ({}): {e}", p.name, o.spec.command_line()))?;
+        }
+    }
+    Ok(())
+}
+
+/// One line per distinct outside engine among `players`: what happened to it, where its log is.
+pub fn outside_summaries(players: &[&Player]) -> Vec<String> {
+    let mut seen: Vec<*const OutsideEngine> = Vec::new();
+    let mut lines = Vec::new();
+    for p in players {
+        if let Some(o) = &p.outside {
+            if !seen.contains(&Arc::as_ptr(o)) {
+                seen.push(Arc::as_ptr(o));
+                lines.push(o.summary(&p.name));
+            }
+        }
+    }
+    lines
 }

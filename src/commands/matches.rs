@@ -9,8 +9,8 @@ use clap::Args;
 
 use crate::arena::game::GameSettings;
 use crate::arena::matches::{play_match, played_pairs, standings, MatchConfig, MatchReport, PlayedPairs};
-use crate::arena::outside::{self, SpecOptions};
-use crate::arena::player::Player;
+use crate::arena::outside::SpecOptions;
+use crate::arena::player::{self, Player};
 use crate::arena::records::{read_records_with_lines, GameRecord};
 use crate::commands::args::{GameArg, OpeningArgs, SideArgs};
 use crate::commands::outputs::{GameFileArgs, GameOutputs, OrderedOutputs};
@@ -162,8 +162,8 @@ fn side_player(
 /// Before any game: every outside engine can start from the openings and answers when
 /// started. `openings` are those known so far (a generated suite's are alike).
 pub fn ready_outside(players: &[&Player], openings: &[Vec<String>], settings: &GameSettings) -> Result<()> {
-    outside::check_openings(players, openings).map_err(anyhow::Error::msg)?;
-    outside::warm_up(players, std::time::Duration::from_millis(settings.hang_ms)).map_err(anyhow::Error::msg)
+    player::check_openings(players, openings).map_err(anyhow::Error::msg)?;
+    player::warm_up_outside(players, std::time::Duration::from_millis(settings.hang_ms)).map_err(anyhow::Error::msg)
 }
 
 /// Parses `--sprt ELO0,ELO1`.
@@ -325,7 +325,7 @@ pub fn run_match_command(args: &MatchArgs) -> Result<()> {
     let report = session.play(&args.openings, args.threads, sprt.is_some())?;
     let mut text = report.summary(sprt.as_ref());
     text += &format!("time {:.1}s\n", report.elapsed.as_secs_f64());
-    for line in outside::summaries(&[&a, &b]) {
+    for line in player::outside_summaries(&[&a, &b]) {
         text += &format!("{line}\n");
     }
     if args.json {
@@ -355,7 +355,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<()> {
     let report = session.play(&args.openings, args.threads, false)?;
     print!("{}", report.summary(None));
     println!("records {}", args.records.display());
-    for line in outside::summaries(&[&a, &b]) {
+    for line in player::outside_summaries(&[&a, &b]) {
         println!("{line}");
     }
     Ok(())

@@ -81,7 +81,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     })?;
     outputs.check()?;
     let mut text = format!("{}\n{}", report.score_table().to_text(), report.rating_table().to_text());
-    for line in crate::arena::outside::summaries(&everyone) {
+    for line in crate::arena::player::outside_summaries(&everyone) {
         text += &format!("{line}\n");
     }
     if let Some(out) = &args.out {

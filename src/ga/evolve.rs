@@ -78,10 +78,10 @@ impl<'a> Evolver<'a> {
         let anchors: Vec<Player> =
             lineup.anchors.iter().map(|a| Player { name: format!("anchor-{}", a.name), ..a.player.clone() }).collect();
         let seated: Vec<&Player> = anchors.iter().collect();
-        crate::arena::outside::check_openings(&seated, &suite.openings)
+        crate::arena::player::check_openings(&seated, &suite.openings)
             .map_err(|e| anyhow::anyhow!("[hall_of_fame] anchors: {e}"))?;
         let individual = lineup.individual("individual".into(), lineup.schema.defaults().values());
-        crate::arena::outside::check_openings(&[&individual], &suite.openings)
+        crate::arena::player::check_openings(&[&individual], &suite.openings)
             .map_err(|e| anyhow::anyhow!("[outside]: {e}"))?;
         Ok(Evolver {
             config,

@@ -22,7 +22,6 @@ use crate::arena::game::{play_games_timed, Referee};
 use crate::arena::openings::{Keys, OpeningSuite};
 use crate::arena::records::{GameRecord, RecordWriter};
 use crate::arena::validation::training_suite;
-use crate::arena::workers::{thread_cpu_time, BatchTimes};
 use crate::core::rng::derive_seed;
 use crate::core::weights::{Meta, Schema, Weights};
 use crate::ga::checkpoint;
@@ -39,6 +38,7 @@ use crate::report::trace::{self, TraceRow};
 use crate::tuner::executor::{self, Champion, Ended, Tuner};
 use crate::tuner::folder::{self, RunFolder, RunPaths};
 use crate::tuner::lineup::Lineup;
+use crate::workers::{thread_cpu_time, BatchTimes};
 
 /// Purpose tag of the run's opening suite seed.
 const SUITE: u64 = 0x5017E;

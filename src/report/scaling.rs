@@ -1,7 +1,7 @@
 //! The scaling model of a GA run: its `trace.csv` replayed for N threads.
 //!
 //! A generation is its games, handed out one at a time in the executor's order to the first
-//! free thread (list scheduling, as [`crate::arena::workers`] does it), and its sequential
+//! free thread (list scheduling, as [`crate::workers`] does it), and its sequential
 //! phases (scheduling, concluding, the checkpoint and result files), which no thread count
 //! shortens. Replaying each recorded generation for N threads gives its time on N threads:
 //! the last thread to finish its last game ends the games, then the sequential part. The
@@ -320,7 +320,7 @@ mod tests {
 
     #[test]
     fn a_trace_reads_as_generations_in_hand_out_order() {
-        use crate::arena::workers::{GameTime, WorkerTime};
+        use crate::workers::{GameTime, WorkerTime};
         use std::time::Duration;
         let t = |game, rank, ms| GameTime {
             game,

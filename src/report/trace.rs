@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::arena::workers::{GameTime, WorkerTime};
+use crate::workers::{GameTime, WorkerTime};
 
 /// The trace's file name in a run's results folder.
 pub const TRACE_FILE: &str = "trace.csv";

@@ -8,10 +8,12 @@
 //! - [`session`]: one engine's side of one game, with the verdicts (`crash`, `timeout`,
 //!   `illegal`) when it goes wrong.
 //!
-//! A player with an outside engine is an ordinary [`Player`] holding its pool, so matches,
+//! A player with an outside engine is an ordinary player holding its pool, so matches,
 //! tournaments and the GA's anchors play it without knowing; the game loop
 //! ([`crate::arena::game::play_game`]) asks its session instead of a search for its moves,
-//! and checks every move against the rules as it checks its own engines'.
+//! and checks every move against the rules as it checks its own engines'. What is asked of
+//! every outside player of a match before its first game (can it start from these openings, does
+//! it answer) is in `arena::player`, beside the player.
 
 pub mod params;
 pub mod pool;
@@ -24,44 +26,3 @@ pub use pool::{Forfeit, OutsideEngine, Stats};
 pub use protocol::Protocol;
 pub use session::{Reply, Session, TurnTime};
 pub use spec::{is_outside, EngineSpec, SpecOptions};
-
-use crate::arena::player::Player;
-
-/// Checks, before any game, that every outside player can start from every opening (the
-/// plain competition protocol starts from the empty board only). The error names the player.
-pub fn check_openings(players: &[&Player], openings: &[Vec<String>]) -> Result<(), String> {
-    for p in players {
-        if let Some(o) = &p.outside {
-            for opening in openings {
-                o.protocol().starts_from(opening).map_err(|e| format!("{}: {e}", p.name))?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Starts one process of every outside engine among `players` and checks it answers, so that
-/// a wrong command or protocol is an error before the first game. The error names the player.
-pub fn warm_up(players: &[&Player], hang: std::time::Duration) -> Result<(), String> {
-    for p in players {
-        if let Some(o) = &p.outside {
-            o.warm_up(hang).map_err(|e| format!("{} ({}): {e}", p.name, o.spec.command_line()))?;
-        }
-    }
-    Ok(())
-}
-
-/// One line per distinct outside engine among `players`: what happened to it, where its log is.
-pub fn summaries(players: &[&Player]) -> Vec<String> {
-    let mut seen: Vec<*const OutsideEngine> = Vec::new();
-    let mut lines = Vec::new();
-    for p in players {
-        if let Some(o) = &p.outside {
-            if !seen.contains(&std::sync::Arc::as_ptr(o)) {
-                seen.push(std::sync::Arc::as_ptr(o));
-                lines.push(o.summary(&p.name));
-            }
-        }
-    }
-    lines
-}
