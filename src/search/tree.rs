@@ -5,6 +5,7 @@
 //! tactics (or [`NoTactics`]).
 
 use std::marker::PhantomData;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
@@ -110,7 +111,8 @@ pub struct TreeSearch<G: TreeGame, T = NoTactics> {
     pub(super) settings: EngineSettings,
     pub(super) eval: G::Eval,
     pub(super) gen: G::Gen,
-    pub(super) tt: tt::TranspositionTable<MoveOf<G>>,
+    /// Shared with the helper threads of a search on several threads.
+    pub(super) tt: Arc<tt::TranspositionTable<MoveOf<G>>>,
     pub(super) history: Vec<u32>,
     /// The last two moves that cut off at each ply, newest first.
     pub(super) killers: Vec<[MoveOf<G>; 2]>,
@@ -135,7 +137,7 @@ impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
         TreeSearch {
             eval: game.evaluator(eval, weights),
             gen: game.generator(&settings, weights),
-            tt: tt::TranspositionTable::new(settings.table_mib()),
+            tt: Arc::new(tt::TranspositionTable::new(settings.table_mib())),
             history: vec![0; game.history_size()],
             killers: vec![[MoveOf::<G>::NONE; 2]; MAX_PLY + 2],
             stack: vec![Vec::new(); MAX_PLY + 2],

@@ -2,6 +2,12 @@
 //! Its size is set once (MiB) and never grows, so an engine's memory is flat over a game and
 //! across games.
 //!
+//! The threads of one search share one table without locks: an entry is two 64-bit atomic
+//! words, the data and the key XOR-ed with the data, read and written with relaxed ordering
+//! (plain loads and stores on x86-64 and AArch64, so one thread pays nothing for it). Two
+//! threads writing one entry at once may leave one's data beside the other's key word; the
+//! XOR then yields a key that matches neither hash, and the entry reads as a miss.
+//!
 //! A new game must not see the last one's entries, yet zeroing megabytes for every game of
 //! a few milliseconds would cost a tenth of the game (and a fresh allocation's page faults
 //! and its release's TLB shootdowns stall every thread of the process). So a table is
@@ -12,6 +18,7 @@
 
 use std::cell::RefCell;
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use crate::core::game::GameMove;
 
@@ -26,22 +33,66 @@ pub enum Bound {
     Upper,
 }
 
-#[derive(Clone, Copy, Default)]
-#[repr(C)]
+/// One entry, as two words (all zero: empty).
+///
+/// `data`: bits 0-31 the score, bits 32-63 the best move packed ([`GameMove::pack`]).
+/// `check`: `meta ^ data`, where `meta` holds bits 0-7 the depth, 8-15 the flags (bits 0-1
+/// the bound, 0 = empty; bits 2-7 the game epoch it was stored in), 16-23 the search age,
+/// 24-31 the move's extra byte, 32-63 the hash's upper 32 bits (its lower bits chose the
+/// slot).
+#[derive(Default)]
 struct Entry {
-    /// The hash's upper 32 bits; the lower bits chose the slot.
+    data: AtomicU64,
+    check: AtomicU64,
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+
+/// An entry's fields, unpacked from its two words.
+#[derive(Clone, Copy)]
+struct Fields {
     key: u32,
     score: i32,
-    /// The best move, packed ([`GameMove::pack`]).
     mv: u32,
     depth: i8,
-    /// bits 0-1: bound (0 = empty); bits 2-7: the game epoch it was stored in.
     flags: u8,
     age: u8,
     mv_extra: u8,
 }
 
-const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+impl Entry {
+    #[inline]
+    fn load(&self) -> Fields {
+        let data = self.data.load(Relaxed);
+        let meta = self.check.load(Relaxed) ^ data;
+        Fields {
+            key: (meta >> 32) as u32,
+            score: data as u32 as i32,
+            mv: (data >> 32) as u32,
+            depth: meta as u8 as i8,
+            flags: (meta >> 8) as u8,
+            age: (meta >> 16) as u8,
+            mv_extra: (meta >> 24) as u8,
+        }
+    }
+
+    #[inline]
+    fn save(&self, f: Fields) {
+        let data = f.score as u32 as u64 | (f.mv as u64) << 32;
+        let meta = f.depth as u8 as u64
+            | (f.flags as u64) << 8
+            | (f.age as u64) << 16
+            | (f.mv_extra as u64) << 24
+            | (f.key as u64) << 32;
+        self.data.store(data, Relaxed);
+        self.check.store(meta ^ data, Relaxed);
+    }
+
+    fn erase(&self) {
+        self.data.store(0, Relaxed);
+        self.check.store(0, Relaxed);
+    }
+}
 
 /// A hit in the table.
 #[derive(Clone, Copy, Debug)]
@@ -52,13 +103,15 @@ pub struct Probe<M> {
     pub best: M,
 }
 
+/// The table of one search, shared by its threads (`&self` everywhere: a new game or a new
+/// search is marked by the search's main thread while no other thread searches).
 pub struct TranspositionTable<M> {
     entries: Vec<Entry>,
     mask: usize,
-    age: u8,
+    age: AtomicU8,
     /// The game epoch (0-63): entries of other epochs are empty.
-    epoch: u8,
-    moves: PhantomData<M>,
+    epoch: AtomicU8,
+    moves: PhantomData<fn() -> M>,
 }
 
 /// Game epochs before the array must be zeroed again.
@@ -74,7 +127,7 @@ thread_local! {
 impl<M> Drop for TranspositionTable<M> {
     fn drop(&mut self) {
         let entries = std::mem::take(&mut self.entries);
-        let epoch = self.epoch;
+        let epoch = *self.epoch.get_mut();
         // During a thread's exit the spare list may be gone: the array is then freed.
         let _ = SPARE.try_with(|spare| {
             let mut spare = spare.borrow_mut();
@@ -102,20 +155,21 @@ impl<M: GameMove> TranspositionTable<M> {
             })
             .ok()
             .flatten();
-        match reused {
-            Some((entries, epoch)) => {
-                let mut tt = TranspositionTable { entries, mask: n - 1, age: 0, epoch, moves: PhantomData };
-                tt.clear();
-                tt
-            }
-            None => TranspositionTable {
-                entries: vec![Entry::default(); n],
-                mask: n - 1,
-                age: 0,
-                epoch: 0,
-                moves: PhantomData,
-            },
+        let (entries, epoch, reused) = match reused {
+            Some((entries, epoch)) => (entries, epoch, true),
+            None => ((0..n).map(|_| Entry::default()).collect(), 0, false),
+        };
+        let tt = TranspositionTable {
+            entries,
+            mask: n - 1,
+            age: AtomicU8::new(0),
+            epoch: AtomicU8::new(epoch),
+            moves: PhantomData,
+        };
+        if reused {
+            tt.clear();
         }
+        tt
     }
 
     pub fn size_bytes(&self) -> usize {
@@ -123,23 +177,26 @@ impl<M: GameMove> TranspositionTable<M> {
     }
 
     /// Forgets everything (a new game: a game must not depend on the games before it).
-    pub fn clear(&mut self) {
-        self.epoch = (self.epoch + 1) % EPOCHS;
-        if self.epoch == 0 {
-            self.entries.fill(Entry::default());
+    /// Called while no thread searches with the table.
+    pub fn clear(&self) {
+        let epoch = (self.epoch.load(Relaxed) + 1) % EPOCHS;
+        self.epoch.store(epoch, Relaxed);
+        if epoch == 0 {
+            self.entries.iter().for_each(Entry::erase);
         }
-        self.age = 0;
+        self.age.store(0, Relaxed);
     }
 
-    /// Marks the start of a new search; older entries become preferred victims.
-    pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
+    /// Marks the start of a new search; older entries become preferred victims. Called
+    /// while no thread searches with the table.
+    pub fn new_search(&self) {
+        self.age.store(self.age.load(Relaxed).wrapping_add(1), Relaxed);
     }
 
     #[inline]
     pub fn probe(&self, hash: u64) -> Option<Probe<M>> {
-        let e = &self.entries[hash as usize & self.mask];
-        if e.flags & 3 == 0 || e.flags >> 2 != self.epoch || e.key != (hash >> 32) as u32 {
+        let e = self.entries[hash as usize & self.mask].load();
+        if e.flags & 3 == 0 || e.flags >> 2 != self.epoch.load(Relaxed) || e.key != (hash >> 32) as u32 {
             return None;
         }
         let bound = match e.flags & 3 {
@@ -151,16 +208,13 @@ impl<M: GameMove> TranspositionTable<M> {
     }
 
     #[inline]
-    pub fn store(&mut self, hash: u64, depth: i32, score: i32, bound: Bound, best: M) {
-        let slot = &mut self.entries[hash as usize & self.mask];
+    pub fn store(&self, hash: u64, depth: i32, score: i32, bound: Bound, best: M) {
+        let slot = &self.entries[hash as usize & self.mask];
         let key = (hash >> 32) as u32;
         let depth = depth.clamp(-100, 100) as i8;
-        if slot.flags & 3 != 0
-            && slot.flags >> 2 == self.epoch
-            && slot.key == key
-            && slot.age == self.age
-            && slot.depth > depth
-        {
+        let (epoch, age) = (self.epoch.load(Relaxed), self.age.load(Relaxed));
+        let old = slot.load();
+        if old.flags & 3 != 0 && old.flags >> 2 == epoch && old.key == key && old.age == age && old.depth > depth {
             return;
         }
         let (mv, mv_extra) = best.pack();
@@ -169,7 +223,7 @@ impl<M: GameMove> TranspositionTable<M> {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        *slot = Entry { key, score, mv, depth, flags: b | self.epoch << 2, age: self.age, mv_extra };
+        slot.save(Fields { key, score, mv, depth, flags: b | epoch << 2, age, mv_extra });
     }
 }
 
@@ -180,7 +234,7 @@ mod tests {
 
     #[test]
     fn size_is_bounded_and_store_probe_round_trips() {
-        let mut tt = TranspositionTable::<Move>::new(1);
+        let tt = TranspositionTable::<Move>::new(1);
         assert!(tt.size_bytes() <= 1 << 20);
         let m = Move::pair(5, 3);
         tt.store(0xdead_beef_1234_5678, 4, -77, Bound::Lower, m);
@@ -191,13 +245,58 @@ mod tests {
         assert!(tt.probe(0xdead_beef_1234_5678).is_none());
     }
 
+    /// Two writes to one slot that interleave leave one's data beside the other's key word:
+    /// such an entry must read as a miss for both keys, never as either's hit with the
+    /// other's score or move.
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let tt = TranspositionTable::<Move>::new(1);
+        let (a, b) = (0x1111_2222_0000_0040u64, 0x3333_4444_0000_0040u64);
+        tt.store(a, 5, 111, Bound::Exact, Move::pair(1, 2));
+        let slot = &tt.entries[a as usize & tt.mask];
+        let data_a = slot.data.load(Relaxed);
+        tt.store(b, 6, -222, Bound::Lower, Move::pair(3, 4));
+        assert_eq!(tt.probe(b).unwrap().score, -222);
+        slot.data.store(data_a, Relaxed);
+        assert!(tt.probe(a).is_none() && tt.probe(b).is_none());
+    }
+
+    /// Threads storing and probing one table at once, four keys to each of a few slots so
+    /// that they collide: every hit is an entry stored for that very key (its score and move
+    /// are functions of the key here).
+    #[test]
+    fn threads_sharing_a_table_read_only_whole_entries() {
+        let tt = TranspositionTable::<Move>::new(1);
+        let key = |i: u64| (i % 4 + 1) << 40 | (i / 4 % 8);
+        let score_of = |hash: u64| (hash >> 40) as i32 * 1000 + (hash & 7) as i32;
+        let move_of = |hash: u64| Move::pair((hash >> 40) as _, (hash & 7) as _);
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let (tt, hits) = (&tt, &hits);
+                scope.spawn(move || {
+                    for i in 0..40_000u64 {
+                        let mine = key(i * 7 + t);
+                        tt.store(mine, 3, score_of(mine), Bound::Exact, move_of(mine));
+                        let other = key(i * 13 + t * 5);
+                        if let Some(p) = tt.probe(other) {
+                            assert_eq!((p.score, p.best), (score_of(other), move_of(other)));
+                            hits.fetch_add(1, Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(hits.load(Relaxed) > 0);
+    }
+
     /// A cleared table (a new game) forgets everything, through every epoch and its wrap,
     /// and so does a new table that takes a dropped one's array: a game never depends on
     /// the games before it.
     #[test]
     fn a_cleared_or_reused_table_is_empty() {
         let m = Move::pair(5, 3);
-        let mut tt = TranspositionTable::<Move>::new(1);
+        let tt = TranspositionTable::<Move>::new(1);
         for game in 0..3 * EPOCHS as u64 {
             let hash = 0x1234_5678_0000_0100 + game;
             assert!(tt.probe(hash).is_none(), "game {game}");
