@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 
 use crate::cluster::plan::{gather, missing_shards, shard_file_exists, work_dir, work_dirs, Plan, PLAN_FILE};
 use crate::ga::evolve::Evolver;
-use crate::ga::run::{Games, Played};
+use crate::ga::games::{Games, Played};
 use crate::ga::schedule::Schedule;
 use crate::report::progress::Progress;
 

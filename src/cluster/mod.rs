@@ -30,7 +30,8 @@ use crate::cluster::executor::{save_plan, FromShards};
 use crate::cluster::plan::{missing_shards, work_dir, Plan, PLAN_FILE};
 use crate::ga::checkpoint;
 use crate::ga::evolve::Evolver;
-use crate::ga::run::{self, Options, Prepared};
+use crate::ga::prepare::Prepared;
+use crate::ga::run::{self, Options};
 use crate::tuner::executor::Ended;
 use crate::tuner::lineup::Lineup;
 

@@ -11,7 +11,10 @@ use crate::cluster::plan::{play_shard, Played};
 use crate::cluster::{self, Reduced};
 use crate::commands::evolve::new_run;
 use crate::commands::{check_table_memory, thread_pool, CONFIG_TT_MIB};
-use crate::ga::run::{self, LocalGames, Options, Prepared};
+use crate::ga::games::LocalGames;
+use crate::ga::observers::ResultFiles;
+use crate::ga::prepare::{self, Prepared};
+use crate::ga::run::{self, Options};
 use crate::player::{evolve_lineup, shard_lineup};
 use crate::registry::EngineReferee;
 use crate::report::progress::{Progress, ProgressMode};
@@ -123,7 +126,7 @@ fn referee(prepared: &Prepared) -> Result<EngineReferee> {
 fn plan(args: &ClusterPlanArgs) -> Result<()> {
     let (mut prepared, lineup) = match (&args.run, &args.config) {
         (Some(dir), _) => {
-            let prepared = run::prepare_resume(dir, None, args.generations)?;
+            let prepared = prepare::prepare_resume(dir, None, args.generations)?;
             let lineup = evolve_lineup(&prepared.config, &[])?;
             (prepared, lineup)
         }
@@ -156,7 +159,7 @@ fn plan(args: &ClusterPlanArgs) -> Result<()> {
         handle_ctrl_c: false,
     };
     let Prepared { config, state, suite, folder } = &mut prepared;
-    let ended = run::execute(config, state, folder, suite, &referee, &lineup, &options, &mut [&mut run::ResultFiles])?;
+    let ended = run::execute(config, state, folder, suite, &referee, &lineup, &options, &mut [&mut ResultFiles])?;
     debug_assert_eq!(ended, Ended::Paused);
     let path = cluster::write_plan(&prepared, &referee, &lineup, args.shards as usize)?;
     println!("planned generation {}: {}, {} shards", prepared.state.generation + 1, path.display(), args.shards);
@@ -204,7 +207,7 @@ fn play(args: &ClusterPlayArgs) -> Result<()> {
 }
 
 fn reduce(args: &ClusterReduceArgs) -> Result<()> {
-    let mut prepared = run::prepare_resume(&args.run, args.out.clone(), None)?;
+    let mut prepared = prepare::prepare_resume(&args.run, args.out.clone(), None)?;
     let referee = referee(&prepared)?;
     let lineup = evolve_lineup(&prepared.config, &[])?;
     let pool = thread_pool(args.threads)?;

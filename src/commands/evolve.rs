@@ -14,7 +14,9 @@ use crate::cluster::slurm::Slurm;
 use crate::commands::args::game_names;
 use crate::commands::{check_table_memory, thread_pool, CONFIG_TT_MIB};
 use crate::ga::config::EvolveConfig;
-use crate::ga::run::{self, Games, LocalGames, NewRun, Options, Prepared};
+use crate::ga::games::{Games, LocalGames};
+use crate::ga::prepare::{self, NewRun, Prepared};
+use crate::ga::run::{self, Options};
 use crate::player::evolve_lineup;
 use crate::registry::EngineReferee;
 use crate::report::progress::ProgressMode;
@@ -217,7 +219,7 @@ fn prepare(args: &EvolveArgs, threads: usize) -> Result<(Prepared, Lineup)> {
         if args.seed.is_some() || args.name.is_some() || args.force {
             bail!("--resume continues a run as it was: --seed, --name and --force do not apply");
         }
-        let prepared = run::prepare_resume(dir, args.out.clone(), args.generations)?;
+        let prepared = prepare::prepare_resume(dir, args.out.clone(), args.generations)?;
         check_table_memory(threads, &[&prepared.config.engine], CONFIG_TT_MIB)?;
         let lineup = evolve_lineup(&prepared.config, &args.compare)?;
         return Ok((prepared, lineup));
@@ -283,5 +285,5 @@ pub fn new_run(
     let at_key = |e| crate::core::config_lines::at_key_of_file(e, path);
     let lineup = evolve_lineup(&config, compare).map_err(at_key)?;
     let out = out.unwrap_or_else(|| PathBuf::from("."));
-    Ok((run::prepare_new(NewRun { config, out, auto_name, force }).map_err(at_key)?, lineup))
+    Ok((prepare::prepare_new(NewRun { config, out, auto_name, force }).map_err(at_key)?, lineup))
 }

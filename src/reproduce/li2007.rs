@@ -26,7 +26,9 @@ use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 use crate::ga::checkpoint;
 use crate::ga::config::EvolveConfig;
-use crate::ga::run::{self, opening_suite};
+use crate::ga::games::LocalGames;
+use crate::ga::prepare::opening_suite;
+use crate::ga::run;
 use crate::player::random_weights;
 use crate::registry::EngineReferee;
 use crate::report::plots::{plot_series, Series};
@@ -368,7 +370,7 @@ fn evolve_here(config: &EvolveConfig, setup: &Setup) -> Result<()> {
     let options = run::Options {
         mode: setup.mode,
         threads: rayon::current_num_threads(),
-        games: &run::LocalGames,
+        games: &LocalGames,
         pause_after: None,
         handle_ctrl_c: !setup.quiet(),
     };

@@ -267,7 +267,7 @@ mod tests {
             ("configs/overnight.toml", 4163, 0x8169_be37_cb75_57d5),
         ] {
             let c = crate::ga::config::EvolveConfig::load(Path::new(file)).unwrap();
-            let s = crate::ga::run::opening_suite(&c).unwrap();
+            let s = crate::ga::prepare::opening_suite(&c).unwrap();
             assert_eq!((s.len(), hash(&s)), (len, h), "{file}");
         }
         for (count, h) in [(64, 0x6da6_dc0e_970a_61c4), (500, 0x3674_acb8_e04a_d852)] {

@@ -18,8 +18,10 @@
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod expectimax;
 pub mod notation;
 pub mod openings;
+pub mod playouts;
 pub mod protocol;
 pub mod search;
 

@@ -1,4 +1,6 @@
 //! EinStein würfelt nicht's searches, which know the die: every move is followed by a roll.
+//! Here the MCTS designs and the entry point; the playouts' policies are in `playouts.rs`, the
+//! expectimax in `expectimax.rs`.
 //!
 //! - **MCTS** (`--search mcts`): UCT over a tree of decision nodes (a roll is known, the side
 //!   to move picks a step) and chance nodes (after a step; the next roll is drawn uniformly
@@ -33,26 +35,15 @@ use std::time::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::board::{Board, Move, Phase, CUBES, SETUPS, SIDE, TARGET};
+use super::board::{Board, Move, Phase, CUBES, SETUPS};
 use super::eval::HybridEval;
+use super::expectimax::expectimax;
+use super::playouts::{kept_steps, playout, Policy};
 use crate::core::game::{GameMove, Position, Side, Status};
 use crate::core::limits::Limits;
 use crate::core::settings::{EngineSettings, SearchKind};
 use crate::search::mcts::playout_budget;
-use crate::search::{Clock, SearchResult, MATE};
-
-/// How playouts choose their moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    /// Uniformly at random.
-    Random,
-    /// At random among the moves the hybrid evaluation does not prune.
-    Hybrid,
-    /// The evaluation's certain verdicts by cheap tests: a winning step if there is one; else
-    /// a capture of an enemy cube standing one step from its corner (it wins on its next roll
-    /// otherwise); else at random among the steps that take no own cube; else at random.
-    Guard,
-}
+use crate::search::{Clock, SearchResult};
 
 /// Which Monte-Carlo search an evaluation name selects (`--eval`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,168 +147,6 @@ fn reward_for(status: Status, side: Side) -> f64 {
         Status::Won { .. } => 0.0,
         _ => 0.5,
     }
-}
-
-/// The steps of a roll the evaluation keeps: a winning step alone if there is one (the
-/// corner, or the enemy's last cube), else the steps scoring at most `prune` below the best.
-/// Marks them in `keep`, writes the steps' scores in `scores` (a win scores [`MATE`]) and returns
-/// how many are kept.
-pub fn kept_steps(
-    eval: &HybridEval,
-    board: &mut Board,
-    moves: &[Move],
-    keep: &mut [bool; 8],
-    scores: &mut [i32; 8],
-) -> usize {
-    // A win is seen on the step itself, without playing it: most rolls have none, and the
-    // evaluations below are the whole cost of the pruning.
-    if let Some(w) = winning_step(board, moves) {
-        for (i, k) in keep[..moves.len()].iter_mut().enumerate() {
-            *k = i == w;
-        }
-        scores[..moves.len()].fill(0);
-        scores[w] = MATE;
-        return 1;
-    }
-    eval.step_scores(board, moves, scores);
-    let best = scores[..moves.len()].iter().copied().max().unwrap_or(0);
-    let floor = best.saturating_sub(eval.prune);
-    let mut kept = 0;
-    for (k, &s) in keep[..moves.len()].iter_mut().zip(&scores[..moves.len()]) {
-        *k = s >= floor;
-        kept += *k as usize;
-    }
-    kept
-}
-
-/// The first of `moves` that wins at once: onto the target corner, or onto the enemy's last
-/// cube.
-fn winning_step(board: &Board, moves: &[Move]) -> Option<usize> {
-    let me = board.to_move();
-    let target = TARGET[me.index()];
-    let last = board.alive(me.other()).count_ones() == 1;
-    moves.iter().position(|m| m.to() == target || (last && board.holds_enemy_of(me, m.to())))
-}
-
-/// Per side, the squares one step from its target corner as a bit set: a cube of the side
-/// there wins on its next move if the die lets it move.
-static NEAR_CORNER: [u32; 2] = [near_corner(TARGET[0]), near_corner(TARGET[1])];
-
-const fn near_corner(corner: u8) -> u32 {
-    let (cr, cc) = (corner as usize / SIDE, corner as usize % SIDE);
-    let mut bits = 0;
-    let mut sq = 0;
-    while sq < SIDE * SIDE {
-        let (r, c) = (sq / SIDE, sq % SIDE);
-        if r.abs_diff(cr) <= 1 && c.abs_diff(cc) <= 1 && sq != corner as usize {
-            bits |= 1 << sq;
-        }
-        sq += 1;
-    }
-    bits
-}
-
-/// [`Policy::Guard`]'s step: a win is played at once; otherwise each step is classed in one
-/// pass over the roll's steps (3 takes an enemy cube about to win, 1 takes no own cube, 0 takes
-/// an own cube), and one of the highest class is drawn. A few comparisons a step, so that a
-/// guarded playout costs about what a random one does.
-fn guard_step(board: &Board, moves: &[Move], rng: &mut ChaCha8Rng) -> Move {
-    let me = board.to_move();
-    let target = TARGET[me.index()];
-    let last = board.alive(me.other()).count_ones() == 1;
-    let danger = NEAR_CORNER[me.other().index()];
-    let mut class = [0u8; 8];
-    let (mut best, mut count) = (0u8, 0usize);
-    for (i, m) in moves.iter().enumerate() {
-        let to = m.to();
-        let enemy = board.holds_enemy_of(me, to);
-        let c = if to == target || (last && enemy) {
-            return *m;
-        } else if enemy && danger & (1 << to) != 0 {
-            3
-        } else if enemy || board.code_at(to as usize) == 0 {
-            1
-        } else {
-            0
-        };
-        class[i] = c;
-        if c > best {
-            (best, count) = (c, 1);
-        } else if c == best {
-            count += 1;
-        }
-    }
-    let pick = rng.random_range(0..count);
-    moves
-        .iter()
-        .zip(class)
-        .filter(|&(_, c)| c == best)
-        .nth(pick)
-        .map(|(m, _)| *m)
-        .expect("`count` steps have the best class")
-}
-
-/// The step of a roll the policy plays: a winning step if there is one, else one drawn at
-/// random among the candidates.
-pub fn policy_step(policy: Policy, eval: &HybridEval, board: &mut Board, moves: &[Move], rng: &mut ChaCha8Rng) -> Move {
-    if moves.len() == 1 {
-        return moves[0];
-    }
-    match policy {
-        Policy::Random => moves[rng.random_range(0..moves.len())],
-        Policy::Guard => guard_step(board, moves, rng),
-        Policy::Hybrid => {
-            let mut keep = [false; 8];
-            let mut scores = [0i32; 8];
-            let kept = kept_steps(eval, board, moves, &mut keep, &mut scores);
-            if kept == 1 {
-                let i = keep.iter().position(|&k| k).expect("one step is kept");
-                // A win is taken without a draw; a lone step that is not a win still draws
-                // (from one), as the playouts always have, so that their games stay the same.
-                if scores[i] == MATE {
-                    return moves[i];
-                }
-            }
-            let mut pick = rng.random_range(0..kept);
-            for (i, &k) in keep[..moves.len()].iter().enumerate() {
-                if k {
-                    if pick == 0 {
-                        return moves[i];
-                    }
-                    pick -= 1;
-                }
-            }
-            unreachable!("`kept` counts the candidates")
-        }
-    }
-}
-
-/// Plays the game out from a position waiting for a roll; returns the status at the end.
-fn playout(
-    policy: Policy,
-    eval: &HybridEval,
-    board: &mut Board,
-    moves: &mut Vec<Move>,
-    rng: &mut ChaCha8Rng,
-) -> Status {
-    loop {
-        let status = board.status();
-        if status.is_over() {
-            return status;
-        }
-        board.roll(rng.random_range(1..=CUBES as u8));
-        moves.clear();
-        if let Phase::Move(die) = board.phase() {
-            board.steps_for(die, moves);
-        }
-        let m = policy_step(policy, eval, board, moves, rng);
-        board.play(m);
-    }
-}
-
-/// Plays the game out from a position waiting for a roll with the policy; returns the end.
-pub fn playout_from(policy: Policy, eval: &HybridEval, board: &mut Board, rng: &mut ChaCha8Rng) -> Status {
-    playout(policy, eval, board, &mut Vec::with_capacity(8), rng)
 }
 
 /// The searches' entry point: the search the settings name, from a position at a roll or a
@@ -536,78 +365,12 @@ fn select(nodes: &[Node], node: usize, c: f64) -> usize {
     best
 }
 
-/// Iterative deepening of expectimax; a depth that the clock cuts short is thrown away.
-fn expectimax(eval: &HybridEval, root: &Board, limits: &Limits, clock: &mut Clock) -> SearchResult<Move> {
-    let Phase::Move(die) = root.phase() else { unreachable!("searched at a roll") };
-    let mut moves = Vec::with_capacity(6);
-    root.steps_for(die, &mut moves);
-    let max_depth = limits.depth.unwrap_or(if limits.is_unlimited() { 3 } else { 40 }).max(1);
-    let mut result =
-        SearchResult { best: moves[0], score: 0, depth: 0, nodes: 0, elapsed: Duration::ZERO, pv: vec![moves[0]] };
-    let mut board = root.clone();
-    for depth in 1..=max_depth {
-        let mut best = (i32::MIN, moves[0]);
-        for &m in &moves {
-            let u = board.play(m);
-            let v = -chance_value(eval, &mut board, depth - 1, 1, clock);
-            board.undo(u);
-            if clock.stopped {
-                break;
-            }
-            if v > best.0 {
-                best = (v, m);
-            }
-        }
-        if clock.stopped {
-            break;
-        }
-        result = SearchResult { best: best.1, score: best.0, depth, pv: vec![best.1], ..result };
-        if best.0.abs() > MATE / 2 && depth > 1 {
-            break;
-        }
-    }
-    result
-}
-
-/// The value for the side to move of a position waiting for its roll: the mean over the six
-/// rolls of the best step.
-fn chance_value(eval: &HybridEval, board: &mut Board, depth: u32, ply: i32, clock: &mut Clock) -> i32 {
-    match board.status() {
-        Status::Won { winner, .. } if winner == board.to_move() => return MATE - ply,
-        Status::Won { .. } => return -(MATE - ply),
-        _ => {}
-    }
-    if depth == 0 {
-        return eval.score(board);
-    }
-    let mut total: i64 = 0;
-    let mut moves = Vec::with_capacity(6);
-    for die in 1..=CUBES as u8 {
-        board.roll(die);
-        moves.clear();
-        board.steps_for(die, &mut moves);
-        let mut best = i32::MIN;
-        for &m in &moves {
-            if clock.tick() {
-                board.unroll();
-                return 0;
-            }
-            let u = board.play(m);
-            let v = -chance_value(eval, board, depth - 1, ply + 1, clock);
-            board.undo(u);
-            best = best.max(v);
-        }
-        board.unroll();
-        total += best as i64;
-    }
-    (total / CUBES as i64) as i32
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::einstein::eval::EINSTEIN_HYBRID;
     use crate::games::einstein::notation::parse_move;
+    use crate::games::einstein::playouts::policy_step;
 
     const ALL: [Variant; 8] = [
         Variant::Plain,

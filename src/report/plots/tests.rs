@@ -1,5 +1,8 @@
+use super::genes::*;
 use super::*;
+use crate::core::weights::Schema;
 use crate::report::history::AnchorRecord;
+use crate::stats::{Wdl, Z95};
 
 fn row(g: u32) -> HistoryRow {
     let t = f64::from(g);

@@ -16,10 +16,13 @@
 //! (the `transitions` evaluation's K function, the paper's move scorer). It is a pure function of the position: ties are broken
 //! by cell index, so a fixed-depth search is deterministic.
 
+mod class_weights;
 mod generator;
+mod ranked;
 mod scoring;
 #[cfg(test)]
 mod tests;
+mod threat_moves;
 mod threats;
 mod view;
 

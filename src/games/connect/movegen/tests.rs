@@ -1,6 +1,6 @@
 //! Tests of the move generator on hand-made positions.
 
-use super::generator::{keep_best, Ranked};
+use super::ranked::{keep_best, Ranked};
 use super::*;
 use crate::core::weights::Weights;
 use crate::games::connect::board::{Board, Cell, Colour};

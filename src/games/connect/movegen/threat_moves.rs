@@ -1,0 +1,235 @@
+//! Threat moves: the moves that leave threats the opponent must answer with at least so
+//! many stones (the generator's part of threat-space search), and whether the side to move
+//! wins next turn.
+
+use super::generator::MoveGen;
+use super::ranked::{pack_pair, unpack_move};
+use super::{Move, Situation};
+use crate::games::connect::board::{Board, Cell, Colour};
+
+impl MoveGen {
+    /// Moves of the side to move that leave threats needing at least `min_blocks` stones to
+    /// stop (2: double threats, which force both of the opponent's stones; p + 1 or more: a
+    /// win next turn, the opponent cannot stop them all). Best first: more blocks needed,
+    /// then a higher cheap score, then cell order. Only threats made by the move's own stones
+    /// count, so call it in positions where the mover has no threat road yet.
+    ///
+    /// A stone can only make a threat in a road of the mover that it lifts to k - p stones:
+    /// the move's stones come from roads holding k - p - 1 own stones (one stone is enough)
+    /// or, for two-stone turns, both from one road holding k - p - 2 (each stone pair is
+    /// tried once and measured exactly: the roads it lifts to k - p stones, then
+    /// [`ThreatSet::blocks_needed`]).
+    pub fn threat_moves(&mut self, board: &Board, min_blocks: usize, out: &mut Vec<(usize, Move)>) {
+        self.threat_moves_for(board, board.to_move(), min_blocks, out)
+    }
+
+    /// [`threat_moves`](Self::threat_moves) of either side: for the side not to move, the
+    /// moves of its next turn (of p stones) as if it were its turn now.
+    pub fn threat_moves_for(&mut self, board: &Board, me: Colour, min_blocks: usize, out: &mut Vec<(usize, Move)>) {
+        out.clear();
+        self.view.sync(board);
+        debug_assert_eq!(board.threat_count(me), 0, "the attacker already has a threat road");
+        let turn = self.threat_candidates(board, me, min_blocks);
+        let moves = std::mem::take(&mut self.threat_candidates);
+        let mut scored = std::mem::take(&mut self.threat_scored);
+        scored.clear();
+        for &packed in &moves {
+            let need = self.blocks_after(board, me, turn, packed, min_blocks);
+            if need >= min_blocks {
+                let cheap: i32 = unpack_move(packed).stones().iter().map(|&c| self.cell_score(me, c)).sum();
+                // Most blocks needed first, then the higher cheap score, then the move.
+                let rank =
+                    (u64::from(u32::MAX - need as u32) << 32) | u64::from((i32::MAX as i64 - cheap as i64) as u32);
+                scored.push((rank as u128) << 32 | packed as u128);
+            }
+        }
+        self.clear_threat_index();
+        scored.sort_unstable();
+        out.extend(
+            scored.iter().map(|&key| (u32::MAX as usize - (key >> 64) as u32 as usize, unpack_move(key as u32))),
+        );
+        self.threat_candidates = moves;
+        self.threat_scored = scored;
+    }
+
+    /// Whether the side to move, in a position without threat roads, has a move leaving
+    /// threats that the opponent's next turn cannot all block: a win two turns on. Stops at
+    /// the first such move, and is cheap when there is none: such a move lifts at least
+    /// p + 1 roads to threats, so the mover needs that many roads one or two stones short of
+    /// one, and at least one of them short by one stone (see `threat_candidates`).
+    pub fn wins_next_turn(&mut self, board: &Board) -> bool {
+        let me = board.to_move();
+        debug_assert_eq!(board.threat_count(me), 0, "the attacker already has a threat road");
+        let opponent_turn = board.rules().p as usize;
+        let one_short = board.near_threat_roads(me, 1).take(opponent_turn + 1).count();
+        let two_short = if self.turn_stones(board) == 2 {
+            board.near_threat_roads(me, 2).take(opponent_turn + 1).count()
+        } else {
+            0
+        };
+        if one_short == 0 || one_short + two_short <= opponent_turn {
+            return false;
+        }
+        let turn = self.threat_candidates(board, me, opponent_turn + 1);
+        let moves = std::mem::take(&mut self.threat_candidates);
+        let wins =
+            moves.iter().any(|&packed| self.blocks_after(board, me, turn, packed, opponent_turn + 1) > opponent_turn);
+        self.clear_threat_index();
+        self.threat_candidates = moves;
+        wins
+    }
+
+    /// Lists in `threat_candidates` (packed, sorted) the moves of `me` that may leave
+    /// threats needing `min_blocks` stones, indexes the roads they can lift by cell, and
+    /// returns the stones of `me`'s turn. A stone can only make a threat in a road it lifts
+    /// to k - p stones: the move's stones come from roads holding k - p - 1 (one stone is
+    /// enough) or, for two-stone turns, both from one road holding k - p - 2. Pair the call
+    /// with [`clear_threat_index`](Self::clear_threat_index).
+    pub(super) fn threat_candidates(&mut self, board: &Board, me: Colour, min_blocks: usize) -> usize {
+        let turn = if me == board.to_move() { self.turn_stones(board) } else { board.rules().p as usize };
+        let level = board.rules().threat_level();
+        // The roads a turn can make threats of, listed at each of their empty cells: a move's
+        // threats are among the roads listed at its stones.
+        let mut at_cells = std::mem::take(&mut self.threat_roads);
+        at_cells.clear();
+        let mut singles = std::mem::take(&mut self.threat_singles);
+        singles.clear();
+        // Candidate moves as packed stones (first << 16 | second, second 0 for one stone),
+        // whose integer order is the moves' order.
+        let mut moves = std::mem::take(&mut self.threat_candidates);
+        moves.clear();
+        // Roads one stone short: each of their empty cells makes a threat alone.
+        for r in board.near_threat_roads(me, 1) {
+            let first = at_cells.len();
+            at_cells.extend(board.empty_cells_of_road(r).map(|c| (c, r as u16)));
+            for &(c, _) in &at_cells[first..] {
+                singles.push(c);
+                self.threat_single[c as usize] = true;
+            }
+        }
+        // Roads two stones short: a pair of their empty cells makes a threat. Threats made
+        // only of such roads all hold both stones, so they lie on the stones' line, and two
+        // blocks stop them all (the nearest empty cell on either side of the stones is in
+        // every one of them that has empty cells on that side): a move needing three blocks
+        // therefore has a stone that lifts a road one stone short, and other pairs are not
+        // listed then.
+        if turn == 2 && level > 2 {
+            for r in board.near_threat_roads(me, 2) {
+                let first = at_cells.len();
+                at_cells.extend(board.empty_cells_of_road(r).map(|c| (c, r as u16)));
+                for i in first..at_cells.len() {
+                    let a = at_cells[i].0;
+                    for &(b, _) in &at_cells[i + 1..] {
+                        if min_blocks <= 2 || self.threat_single[a as usize] || self.threat_single[b as usize] {
+                            moves.push(pack_pair(a, b));
+                        }
+                    }
+                }
+            }
+        }
+        for &c in &singles {
+            self.threat_single[c as usize] = false;
+        }
+        at_cells.sort_unstable();
+        // Where each cell's roads are in `at_cells`, for `blocks_after`.
+        let mut from = 0;
+        while from < at_cells.len() {
+            let c = at_cells[from].0;
+            let to = from + at_cells[from..].iter().take_while(|&&(x, _)| x == c).count();
+            self.threat_cell_roads[c as usize] = (from as u32, to as u32);
+            from = to;
+        }
+        singles.sort_unstable();
+        singles.dedup();
+        if turn == 1 {
+            moves.extend(singles.iter().map(|&a| (a as u32) << 16));
+        } else {
+            for (i, &a) in singles.iter().enumerate() {
+                moves.extend(singles[i + 1..].iter().map(|&b| pack_pair(a, b)));
+            }
+        }
+        moves.sort_unstable();
+        moves.dedup();
+        self.threat_roads = at_cells;
+        self.threat_singles = singles;
+        self.threat_candidates = moves;
+        turn
+    }
+
+    /// The stones needed to block every threat the packed move of `me` leaves (measured
+    /// exactly up to `turn.max(2)`, more reported as one more), or 0 when it leaves fewer
+    /// threats than `min_blocks` (which fewer stones then stop). Reads the index
+    /// [`threat_candidates`](Self::threat_candidates) built.
+    pub(super) fn blocks_after(
+        &mut self,
+        board: &Board,
+        me: Colour,
+        turn: usize,
+        packed: u32,
+        min_blocks: usize,
+    ) -> usize {
+        let level = board.rules().threat_level();
+        let m = unpack_move(packed);
+        let stones = m.stones();
+        // The roads the move lifts to k - p stones: a road holding both stones is listed at
+        // both and counted once, with both.
+        let at_cells = &self.threat_roads;
+        let cell_roads = &self.threat_cell_roads;
+        let roads_at = |c: Cell| {
+            let (from, to) = cell_roads[c as usize];
+            &at_cells[from as usize..to as usize]
+        };
+        let listed: [&[(Cell, u16)]; 2] = [roads_at(stones[0]), stones.get(1).map_or(&[], |&b| roads_at(b))];
+        // Fewer threats than `min_blocks` can be stopped with fewer stones (one each).
+        if listed[0].len() + listed[1].len() < min_blocks {
+            return 0;
+        }
+        let threats = &mut self.threats;
+        threats.clear();
+        for (i, roads) in listed.iter().enumerate() {
+            for &(_, r) in roads.iter() {
+                let in_other = listed[1 - i].iter().any(|&(_, q)| q == r);
+                if i == 1 && in_other {
+                    continue;
+                }
+                let hits = 1 + usize::from(in_other);
+                if board.road_counts(r as usize)[me.index()] as usize + hits >= level {
+                    threats.push_after(board, r as usize, stones);
+                }
+            }
+        }
+        if threats.len() < min_blocks {
+            return 0;
+        }
+        threats.blocks_needed(turn.max(2))
+    }
+
+    /// Empties the cell index [`threat_candidates`](Self::threat_candidates) built.
+    pub(super) fn clear_threat_index(&mut self) {
+        for &(c, _) in &self.threat_roads {
+            self.threat_cell_roads[c as usize] = (0, 0);
+        }
+    }
+
+    /// [`generate`](Self::generate), plus in quiet positions the moves making double
+    /// threats or better ([`threat_moves`](Self::threat_moves), at most `max_threats`), first.
+    /// Finding them costs far more than a plain generation, so searches ask for them only
+    /// where a forced win two turns ahead is inside their horizon.
+    pub fn generate_with_threats(&mut self, board: &Board, max_threats: usize, out: &mut Vec<Move>) -> Situation {
+        let situation = self.generate(board, out);
+        if situation != Situation::Quiet || max_threats == 0 {
+            return situation;
+        }
+        let mut threats = std::mem::take(&mut self.threat_scratch);
+        self.threat_moves(board, 2, &mut threats);
+        threats.truncate(max_threats);
+        if !threats.is_empty() {
+            out.retain(|m| !threats.iter().any(|(_, t)| t == m));
+            let quiet = out.len();
+            out.extend(threats.iter().map(|&(_, m)| m));
+            out.rotate_left(quiet);
+        }
+        self.threat_scratch = threats;
+        situation
+    }
+}
