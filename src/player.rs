@@ -14,7 +14,7 @@ use crate::arena::outside::{is_outside, EngineSpec, OutsideEngine, SpecOptions};
 use crate::arena::player::Player;
 use crate::arena::validation::ValidationConfig;
 use crate::core::limits::Limits;
-use crate::core::settings::EngineSettings;
+use crate::core::settings::{EngineSettings, SearchKind};
 use crate::core::weights::{Meta, Schema, Weights};
 use crate::ga::config::EvolveConfig;
 use crate::registry::GameRef;
@@ -135,6 +135,13 @@ pub fn player_with(spec: &str, engine: &EngineSettings, outside: &SpecOptions, g
         );
     }
     let name = name.unwrap_or_else(|| player_name(spec));
+    if engine.search_threads > 1 && engine.search != SearchKind::Pvs {
+        bail!(
+            "--search-threads {}: only the pvs search runs on several threads (this player's is {})",
+            engine.search_threads,
+            engine.search.name()
+        );
+    }
     let (weights, _, eval) = load_weights(spec, engine.eval.as_deref(), game)?;
     let settings = EngineSettings { eval: Some(eval.to_string()), ..engine.clone() };
     let limits = engine.limits_or(default_limits(settings.search));

@@ -387,3 +387,17 @@ fn threads_and_table_memory_are_checked_before_any_game() {
     assert!(e.contains("need up to 4096 MiB") && e.contains("lower [engine] tt_mib or --threads"), "{e}");
     assert!(!dir.path().join("populations").exists(), "nothing is written");
 }
+
+/// `--search-threads` is refused where it does not apply: a search that does not run on
+/// several threads, and a tuning run's config (its games run on one thread each).
+#[test]
+fn search_threads_is_refused_where_it_does_not_apply() {
+    let e = fails(&["bestmove", "--search", "mcts", "--search-threads", "2", "--nodes", "10"]);
+    assert!(e.contains("--search-threads 2: only the pvs search runs on several threads"), "{e}");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("threaded.toml");
+    let text = std::fs::read_to_string(common::runs::tiny_config(dir.path(), 1)).unwrap();
+    std::fs::write(&config, text.replace("tt_mib = 4\n", "tt_mib = 4\nsearch_threads = 2\n")).unwrap();
+    let e = fails(&["evolve", "--config", s(&config), "--out", s(dir.path()), "--threads", "1"]);
+    assert!(e.contains("[engine] search_threads = 2: a tuning run searches each game on one thread"), "{e}");
+}

@@ -359,3 +359,26 @@ fn the_quiet_refutation_check_stays_within_its_budget_without_a_clock() {
     let check = nodes(300) - nodes(0);
     assert!(check > 0 && check <= 24 * 300, "the check visited {check} positions");
 }
+
+/// A search on two threads (the helper filling the shared table) finds the forced wins one
+/// thread finds: the fixture's wins in two at depths 2 and 3 (the root's threat-space search
+/// off, so that the threaded search itself must see them), a win now and a lost position.
+#[test]
+fn a_search_on_two_threads_finds_the_forced_wins() {
+    let positions = common::load("tests/fixtures/connect6-tactics-own.jsonl");
+    let settings = EngineSettings { tt_mib: 2, vcdt_depth: 0, search_threads: 2, ..EngineSettings::default() };
+    let mut e = Engine::<Connect6>::new(settings, &weights(Rules::CONNECT6));
+    for p in positions.iter().filter(|p| p.kind == "vcdt").take(6) {
+        for depth in [2, 3] {
+            let mut b = board_from_record_moves(Rules::CONNECT6, &p.moves).unwrap();
+            e.new_game(0);
+            let r = e.search(&mut b, &Limits::depth(depth));
+            assert_eq!(r.mate_in(), Some(2), "depth {depth} {:?}: score {}", p.moves, r.score);
+            check_answer(&b, &r, "two threads");
+        }
+    }
+    let r = e.search(&mut board(&WIN_NOW), &Limits::depth(3));
+    assert_eq!(r.mate_in(), Some(1));
+    let r = e.search(&mut board(&LOST), &Limits::depth(3));
+    assert_eq!(r.mate_in(), Some(-1));
+}

@@ -237,6 +237,12 @@ fn own_fixture_pvs_depth_3() {
     assert_all_pass(EngineSettings::default(), Limits::depth(3));
 }
 
+/// The threaded search wins, blocks and attacks as the one-thread search does.
+#[test]
+fn own_fixture_pvs_depth_2_on_two_threads() {
+    assert_all_pass(EngineSettings { search_threads: 2, ..EngineSettings::default() }, Limits::depth(2));
+}
+
 #[test]
 fn own_fixture_alphabeta_depth_2() {
     assert_all_pass(EngineSettings { search: SearchKind::Alphabeta, ..EngineSettings::default() }, Limits::depth(2));

@@ -148,6 +148,21 @@ fn is_default_horizon_wins(on: &bool) -> bool {
     *on == default_horizon_wins()
 }
 
+/// Threads one search may use (`--search-threads`, `[engine] search_threads`).
+pub const MAX_SEARCH_THREADS: usize = 256;
+
+fn one_thread() -> usize {
+    1
+}
+
+fn is_one_thread(n: &usize) -> bool {
+    *n == 1
+}
+
+fn search_threads_value(text: &str) -> Result<usize, String> {
+    ranged(text, 1, MAX_SEARCH_THREADS)
+}
+
 /// Killer moves kept per ply (`--killers`, `[engine] killers`).
 pub const MAX_KILLERS: usize = 2;
 
@@ -242,6 +257,14 @@ pub struct EngineSettings {
     // Left out of a written config when off, so that earlier runs keep their hash.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub quiet_refutation_nodes: u64,
+    /// Threads searching one position (PVS only): helper threads search the same root with
+    /// the table shared, and the main thread's search finds more in its table. With more
+    /// than 1 a search's result depends on timing (not reproducible, even at a fixed depth);
+    /// tuning runs search each game on one thread (parallel games scale better).
+    #[arg(long, default_value_t = 1, value_parser = search_threads_value)]
+    // Left out of a written config at 1, so that earlier runs keep their hash.
+    #[serde(default = "one_thread", skip_serializing_if = "is_one_thread")]
+    pub search_threads: usize,
 }
 
 impl Default for EngineSettings {
@@ -263,6 +286,7 @@ impl Default for EngineSettings {
             horizon_wins: default_horizon_wins(),
             refutation_nodes: default_refutation_nodes(),
             quiet_refutation_nodes: default_quiet_refutation_nodes(),
+            search_threads: 1,
         }
     }
 }
@@ -282,7 +306,7 @@ pub struct SideOverrides {
 
 /// The engine options `--a-engine KEY=VALUE` may set: limits, search and evaluation have
 /// flags of their own.
-const OPTION_KEYS: [&str; 11] = [
+const OPTION_KEYS: [&str; 12] = [
     "tt_mib",
     "singles",
     "seconds",
@@ -294,6 +318,7 @@ const OPTION_KEYS: [&str; 11] = [
     "horizon_wins",
     "refutation_nodes",
     "quiet_refutation_nodes",
+    "search_threads",
 ];
 
 /// One engine option as `KEY=VALUE` (`killers=0`), by its `[engine]` name; checked against
@@ -340,6 +365,7 @@ impl EngineOption {
             "killers" => settings.killers = number(self)?,
             "refutation_nodes" => settings.refutation_nodes = number(self)?,
             "quiet_refutation_nodes" => settings.quiet_refutation_nodes = number(self)?,
+            "search_threads" => settings.search_threads = number(self)?,
             "horizon_wins" => {
                 settings.horizon_wins =
                     self.value.parse().map_err(|_| format!("{} = {}: expected true or false", self.key, self.value))?
@@ -451,8 +477,31 @@ impl EngineSettings {
         in_range("vcdt_depth", self.vcdt_depth, 0, MAX_VCDT_DEPTH)?;
         in_range("vcdt_nodes", self.vcdt_nodes, 1, MAX_NODES)?;
         in_range("killers", self.killers, 0, MAX_KILLERS)?;
+        in_range("search_threads", self.search_threads, 1, MAX_SEARCH_THREADS)?;
+        if self.search_threads > 1 && self.search != SearchKind::Pvs {
+            return Err(format!(
+                "[engine] search_threads = {}: only the pvs search runs on several threads (this one is {})",
+                self.search_threads,
+                self.search.name()
+            ));
+        }
         if self.eval.is_some() {
             return Err("[engine] eval: the evaluation is the top-level `eval` key".into());
+        }
+        Ok(())
+    }
+
+    /// Refuses more than one thread a search in a tuning run: its games are searched on one
+    /// thread each, since games played in parallel use the cores better and keep every
+    /// game reproducible.
+    pub fn check_one_thread(&self) -> Result<(), String> {
+        if self.search_threads != 1 {
+            return Err(format!(
+                "[engine] search_threads = {}: a tuning run searches each game on one thread (its games \
+                 run in parallel, which scales better and keeps them reproducible: use --threads for \
+                 more games at once)",
+                self.search_threads
+            ));
         }
         Ok(())
     }
@@ -482,6 +531,7 @@ impl EngineSettings {
             ("--quiet-refutation-nodes", self.quiet_refutation_nodes.to_string(), d.quiet_refutation_nodes.to_string()),
             ("--horizon-wins", self.horizon_wins.to_string(), d.horizon_wins.to_string()),
             ("--uct-c", self.uct_c.to_string(), d.uct_c.to_string()),
+            ("--search-threads", self.search_threads.to_string(), d.search_threads.to_string()),
         ];
         for (flag, v, default) in options {
             if !only_changed || v != default {
@@ -491,10 +541,11 @@ impl EngineSettings {
         args
     }
 
-    /// A short description such as `pvs roads depth 3` (with the evaluation resolved by the
-    /// caller).
+    /// A short description such as `pvs roads depth 3` (`pvs roads time 100ms 2 threads` on
+    /// several threads), with the evaluation resolved by the caller.
     pub fn describe(&self, eval: &str, limits: &Limits) -> String {
-        format!("{} {} {}", self.search.name(), eval, limits.describe())
+        let threads = if self.search_threads > 1 { format!(" {} threads", self.search_threads) } else { String::new() };
+        format!("{} {} {}{threads}", self.search.name(), eval, limits.describe())
     }
 }
 
@@ -527,9 +578,30 @@ mod tests {
             ("depth=3", "not an engine option"),
             ("killers=7", "between 0 and 2"),
             ("singles=x", "not a number"),
+            ("search_threads=0", "between 1 and 256"),
         ] {
             let e = text.parse::<EngineOption>().unwrap_err();
             assert!(e.contains(says), "{text}: {e}");
         }
+    }
+
+    /// `search_threads` is an engine option (one side of a match may search on two threads),
+    /// refused for the searches that do not run on several threads and in tuning runs.
+    #[test]
+    fn search_threads_is_set_and_refused_where_it_does_not_apply() {
+        let option: EngineOption = "search_threads=2".parse().unwrap();
+        let mut e = EngineSettings::config_default();
+        option.apply(&mut e).unwrap();
+        assert_eq!(e.search_threads, 2);
+        assert!(e.check().is_ok());
+        assert!(e.cli_args(true).windows(2).any(|w| w == ["--search-threads", "2"]));
+        assert!(e.check_one_thread().unwrap_err().contains("one thread"));
+        for search in [SearchKind::Mcts, SearchKind::Alphabeta] {
+            let err = EngineSettings { search, ..e.clone() }.check().unwrap_err();
+            assert!(err.contains("only the pvs search"), "{err}");
+        }
+        assert!(EngineSettings::config_default().check_one_thread().is_ok());
+        let written = toml::to_string(&EngineSettings::config_default()).unwrap();
+        assert!(!written.contains("search_threads"), "a config at one thread keeps its hash: {written}");
     }
 }

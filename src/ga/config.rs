@@ -263,6 +263,7 @@ impl EvolveConfig {
             bail!("[mutation] sigma = {}: must be in (0, 100]", self.mutation.sigma);
         }
         self.engine.check().map_err(|e| anyhow::anyhow!("{e}"))?;
+        self.engine.check_one_thread().map_err(|e| anyhow::anyhow!("{e}"))?;
         self.games.check("games").map_err(anyhow::Error::msg)?;
         self.openings.generator().check(game.arena()).map_err(|e| anyhow::anyhow!("[openings] {e}"))?;
         let h = &self.hall_of_fame;

@@ -32,6 +32,8 @@ pub mod tt;
 
 pub use tree::{NoTactics, Playouts, Tactics, TreeGame, TreeSearch};
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::core::game::{Evaluate, Game, MoveOf, Position};
@@ -162,12 +164,14 @@ pub struct Clock {
     pub node_limit: u64,
     pub deadline: Option<Instant>,
     pub stopped: bool,
+    /// A helper thread's stop signal from its search's main thread (none on a main thread).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Clock {
     /// A clock without limits, at zero nodes.
     pub fn unlimited() -> Clock {
-        Clock { nodes: 0, node_limit: u64::MAX, deadline: None, stopped: false }
+        Clock { nodes: 0, node_limit: u64::MAX, deadline: None, stopped: false, stop: None }
     }
 
     /// Starts a search at `start` under `limits`: no nodes yet, not stopped.
@@ -189,6 +193,9 @@ impl Clock {
                 if Instant::now() >= d {
                     self.stopped = true;
                 }
+            }
+            if self.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+                self.stopped = true;
             }
         }
         self.stopped

@@ -6,6 +6,7 @@
 //! a side with a threat road wins at once and a side facing threats it cannot block loses,
 //! at every node including the horizon (see `Engine::node_entry`).
 
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
 use super::tt::Bound;
@@ -123,9 +124,35 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         // A timed search leaves the last part of its time to the threat-space check below.
         let share = if self.settings.vcdt_depth > 0 { MAIN_SEARCH_SHARE } else { 1.0 };
         let outer = self.clock.narrow(start, share, u64::MAX);
+        if self.helpers.is_empty() {
+            self.deepen(board, &mut root_moves, max_depth, limits, start, &mut result);
+        } else {
+            self.deepen_with_helpers(board, &mut root_moves, max_depth, limits, start, &mut result);
+        }
+        // Stopped by the main search's share of the time only: the check may go on.
+        self.clock.widen(outer);
+        if self.settings.vcdt_depth > 0 && result.score.abs() <= MATE_BOUND && !self.clock.stopped {
+            result.best = self.safe_root_move(board, result.best, &root_moves);
+        }
+        result.pv = self.principal_variation(board, result.best);
+        result
+    }
+
+    /// The main search's iterative deepening over the root moves, from depth 1 to
+    /// `max_depth` or until the clock or the soft time target stops it; `result` takes each
+    /// completed iteration's move and score.
+    fn deepen(
+        &mut self,
+        board: &mut G::Position,
+        root_moves: &mut [Move<G>],
+        max_depth: u32,
+        limits: &Limits,
+        start: Instant,
+        result: &mut SearchResult<Move<G>>,
+    ) {
         let mut stable = 0;
         for depth in 1..=max_depth {
-            let (score, best) = self.search_root(board, &mut root_moves, depth as i32);
+            let (score, best) = self.search_root(board, root_moves, depth as i32);
             let changed = !best.is_none() && best != result.best;
             if !best.is_none() {
                 result.best = best;
@@ -155,13 +182,62 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                 }
             }
         }
-        // Stopped by the main search's share of the time only: the check may go on.
-        self.clock.widen(outer);
-        if self.settings.vcdt_depth > 0 && result.score.abs() <= MATE_BOUND && !self.clock.stopped {
-            result.best = self.safe_root_move(board, result.best, &root_moves);
+    }
+
+    /// [`deepen`](Self::deepen) on this thread while the helpers search the same root moves
+    /// on theirs, sharing the table, until this thread's search ends (their nodes go to
+    /// `helper_nodes`). The result is this thread's: the helpers only fill the table, which
+    /// makes this thread's iterations cheaper and its cut-offs surer.
+    fn deepen_with_helpers(
+        &mut self,
+        board: &mut G::Position,
+        root_moves: &mut [Move<G>],
+        max_depth: u32,
+        limits: &Limits,
+        start: Instant,
+        result: &mut SearchResult<Move<G>>,
+    ) {
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let deadline = self.clock.deadline;
+        self.stop_helpers.store(false, Relaxed);
+        self.helper_nodes = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, helper)| {
+                    let (mut board, mut moves) = (board.clone(), root_moves.to_vec());
+                    scope.spawn(move || helper.help(&mut board, &mut moves, max_depth, i, deadline))
+                })
+                .collect();
+            self.deepen(board, root_moves, max_depth, limits, start, result);
+            self.stop_helpers.store(true, Relaxed);
+            running.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).sum()
+        });
+        self.helpers = helpers;
+    }
+
+    /// A helper thread's part of a search: iterative deepening over the root moves until
+    /// `max_depth`, the deadline or the main thread's stop; returns its nodes. Every other
+    /// helper starts one depth deeper than the main thread, so that the threads do not all
+    /// search the same tree at the same time.
+    fn help(
+        &mut self,
+        board: &mut G::Position,
+        root_moves: &mut [Move<G>],
+        max_depth: u32,
+        index: usize,
+        deadline: Option<Instant>,
+    ) -> u64 {
+        let clock = &mut self.clock;
+        (clock.nodes, clock.node_limit, clock.deadline, clock.stopped) = (0, u64::MAX, deadline, false);
+        let first = if index.is_multiple_of(2) { 2 } else { 1 }.min(max_depth);
+        for depth in first..=max_depth {
+            self.search_root(board, root_moves, depth as i32);
+            if self.clock.stopped {
+                break;
+            }
         }
-        result.pv = self.principal_variation(board, result.best);
-        result
+        self.clock.nodes
     }
 
     /// Drops the root moves after which the opponent has a proven win by the threat-space

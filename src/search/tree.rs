@@ -5,6 +5,7 @@
 //! tactics (or [`NoTactics`]).
 
 use std::marker::PhantomData;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -127,34 +128,37 @@ pub struct TreeSearch<G: TreeGame, T = NoTactics> {
     pub(super) searches: u64,
     /// The MCTS node arena, reused by every search (bounded by its cap).
     pub(super) tree: mcts::Tree<MoveOf<G>, UndoOf<G>>,
+    /// The searchers of the helper threads (`search_threads` - 1 for PVS, else none), each
+    /// with its own generator, history, killers, move stacks and clock, and this one's table.
+    pub(super) helpers: Vec<TreeSearch<G, T>>,
+    /// Raised by this (the main) thread when its helpers must stop.
+    pub(super) stop_helpers: Arc<AtomicBool>,
+    /// Nodes the helpers visited in the current search.
+    pub(super) helper_nodes: u64,
     tactics: PhantomData<fn() -> T>,
 }
 
 impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
     fn new(settings: EngineSettings, weights: &Weights) -> Self {
-        let game = G::default();
-        let eval = settings.eval.as_deref().unwrap_or(weights.schema().eval);
-        TreeSearch {
-            eval: game.evaluator(eval, weights),
-            gen: game.generator(&settings, weights),
-            tt: Arc::new(tt::TranspositionTable::new(settings.table_mib())),
-            history: vec![0; game.history_size()],
-            killers: vec![[MoveOf::<G>::NONE; 2]; MAX_PLY + 2],
-            stack: vec![Vec::new(); MAX_PLY + 2],
-            clock: Clock::unlimited(),
-            rng_seed: 0,
-            gen_scratch: Vec::new(),
-            searches: 0,
-            tree: mcts::Tree::default(),
-            settings,
-            tactics: PhantomData,
-        }
+        let tt = Arc::new(tt::TranspositionTable::new(settings.table_mib()));
+        let stop_helpers = Arc::new(AtomicBool::new(false));
+        let helpers = if settings.search == SearchKind::Pvs { settings.search_threads.max(1) - 1 } else { 0 };
+        let helpers = (0..helpers)
+            .map(|_| {
+                let mut helper = TreeSearch::sharing(settings.clone(), weights, Arc::clone(&tt), Vec::new());
+                helper.clock.stop = Some(Arc::clone(&stop_helpers));
+                helper
+            })
+            .collect();
+        TreeSearch { stop_helpers, ..TreeSearch::sharing(settings, weights, tt, helpers) }
     }
 
     fn new_game(&mut self, seed: u64) {
         self.tt.clear();
-        self.history.fill(0);
-        self.killers.fill([MoveOf::<G>::NONE; 2]);
+        self.forget_moves();
+        for helper in &mut self.helpers {
+            helper.forget_moves();
+        }
         self.rng_seed = seed;
         self.searches = 0;
     }
@@ -163,12 +167,13 @@ impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
         let start = Instant::now();
         self.clock.start(limits, start);
         self.searches += 1;
+        self.helper_nodes = 0;
         let mut result = match self.settings.search {
             SearchKind::Pvs | SearchKind::Alphabeta => self.iterative_deepening(pos, limits, start),
             SearchKind::Mcts => self.uct(pos, limits),
         };
         result.elapsed = start.elapsed();
-        result.nodes = self.clock.nodes;
+        result.nodes = self.clock.nodes + self.helper_nodes;
         result
     }
 
@@ -198,6 +203,41 @@ impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
 }
 
 impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
+    /// A searcher with `tt` as its table and these helpers.
+    fn sharing(
+        settings: EngineSettings,
+        weights: &Weights,
+        tt: Arc<tt::TranspositionTable<MoveOf<G>>>,
+        helpers: Vec<TreeSearch<G, T>>,
+    ) -> Self {
+        let game = G::default();
+        let eval = settings.eval.as_deref().unwrap_or(weights.schema().eval);
+        TreeSearch {
+            eval: game.evaluator(eval, weights),
+            gen: game.generator(&settings, weights),
+            tt,
+            history: vec![0; game.history_size()],
+            killers: vec![[MoveOf::<G>::NONE; 2]; MAX_PLY + 2],
+            stack: vec![Vec::new(); MAX_PLY + 2],
+            clock: Clock::unlimited(),
+            rng_seed: 0,
+            gen_scratch: Vec::new(),
+            searches: 0,
+            tree: mcts::Tree::default(),
+            helpers,
+            stop_helpers: Arc::new(AtomicBool::new(false)),
+            helper_nodes: 0,
+            settings,
+            tactics: PhantomData,
+        }
+    }
+
+    /// Forgets the move-ordering memory of earlier games (history and killers).
+    fn forget_moves(&mut self) {
+        self.history.fill(0);
+        self.killers.fill([MoveOf::<G>::NONE; 2]);
+    }
+
     /// Counts a node and checks the node and time limits.
     #[inline]
     pub(super) fn tick(&mut self) -> bool {

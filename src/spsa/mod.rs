@@ -242,6 +242,7 @@ impl SpsaConfig {
             bail!("[init] mode = \"files\" needs files = [\"a.toml\"]");
         }
         self.engine.check().map_err(|e| anyhow::anyhow!("{e}"))?;
+        self.engine.check_one_thread().map_err(|e| anyhow::anyhow!("{e}"))?;
         self.openings.generator().check(game.arena()).map_err(|e| anyhow::anyhow!("[openings] {e}"))?;
         self.validation.check()
     }
