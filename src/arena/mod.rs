@@ -9,6 +9,8 @@ pub mod compare;
 pub mod formats;
 pub mod game;
 pub mod matches;
+#[cfg(test)]
+mod mock;
 pub mod openings;
 pub mod outside;
 pub mod player;

@@ -1,6 +1,7 @@
 //! Command-line pieces that several commands share: the game, where games start and how they
-//! are refereed, per-player overrides of a two-player match, and the ranges of limits. Each
-//! command's own arguments sit beside it in its file. Doc comments here are `--help` text.
+//! are refereed, per-player overrides of a two-player match, the ranges of limits and the
+//! options of a tuning run. Each command's own arguments sit beside it in its file. Doc
+//! comments here are `--help` text.
 
 use std::path::PathBuf;
 
@@ -10,6 +11,7 @@ use crate::arena::outside::{Protocol, SpecOptions};
 use crate::core::limits::{MAX_DEPTH, MAX_NODES, MAX_TIME_MS};
 use crate::core::settings::{EngineOption, SearchKind, SideOverrides, MAX_VCDT_DEPTH};
 use crate::registry::GameRef;
+use crate::report::progress::ProgressMode;
 
 fn depth_range() -> clap::builder::RangedI64ValueParser<u32> {
     clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH))
@@ -37,6 +39,68 @@ impl GameArg {
     /// The game named (checked by the parser).
     pub fn get(&self) -> anyhow::Result<GameRef> {
         crate::registry::find(&self.game)
+    }
+}
+
+/// What the tuning commands (`evolve`, `spsa`) share: the run's config, game, folders, name
+/// and seed, its threads, and how it reports.
+#[derive(Args, Debug)]
+pub struct TuningRunArgs {
+    /// The run's TOML config (see configs/); default: the command's built-in quick config
+    /// (configs/quick.toml, configs/gomoku-quick.toml, ..., configs/spsa-quick.toml), which
+    /// finishes in minutes on 2 cores.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// The game (default: the config's `game`, connect6 without a config). With a config, it
+    /// must be the config's game.
+    #[arg(long, value_parser = game_names(), conflicts_with = "resume")]
+    pub game: Option<String>,
+    /// Worker threads (default: all cores; at most 4 a core and 1024 in all; their engines' tables
+    /// must fit in the memory available, checked before any game).
+    /// The result does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Put populations/ and results/ under this folder instead of the current one.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the run whose checkpoints are in this folder (populations/<run>).
+    #[arg(long, conflicts_with = "config")]
+    pub resume: Option<PathBuf>,
+    /// The run's name (folder under populations/ and results/); default: from the config.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Override the config's seed.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    pub seed: Option<u64>,
+    /// Start over even if the run's folders already hold a run (they are replaced).
+    #[arg(long)]
+    pub force: bool,
+    /// Log lines instead of progress bars even on a terminal.
+    #[arg(long)]
+    pub log: bool,
+    /// Also validate the result against this weight table at the end (e.g. the previous
+    /// run's results/<run>/champion.toml), beside `[validation] opponents`. Repeatable.
+    #[arg(long, value_name = "WEIGHTS")]
+    pub compare: Vec<String>,
+}
+
+impl TuningRunArgs {
+    /// With `--resume`: refuses the options that would change the run.
+    pub fn check_resume(&self) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            self.seed.is_none() && self.name.is_none() && !self.force,
+            "--resume continues a run as it was: --seed, --name and --force do not apply"
+        );
+        Ok(())
+    }
+
+    /// Progress bars on a terminal, or log lines with `--log`.
+    pub fn progress_mode(&self) -> ProgressMode {
+        if self.log {
+            ProgressMode::Lines
+        } else {
+            ProgressMode::Auto
+        }
     }
 }
 

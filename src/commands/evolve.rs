@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 use crate::cluster::executor::{Backend, ShardCommand, Sharded};
 use crate::cluster::parallel::Parallel;
 use crate::cluster::slurm::Slurm;
-use crate::commands::args::game_names;
+use crate::commands::args::TuningRunArgs;
 use crate::commands::{check_table_memory, thread_pool, CONFIG_TT_MIB};
 use crate::ga::config::EvolveConfig;
 use crate::ga::games::{Games, LocalGames};
@@ -19,7 +19,6 @@ use crate::ga::prepare::{self, NewRun, Prepared};
 use crate::ga::run::{self, Options};
 use crate::player::evolve_lineup;
 use crate::registry::EngineReferee;
-use crate::report::progress::ProgressMode;
 use crate::tuner::executor::Ended;
 use crate::tuner::interrupted::Interrupted;
 use crate::tuner::lineup::Lineup;
@@ -37,48 +36,15 @@ pub enum ExecutorKind {
 
 #[derive(Args, Debug)]
 pub struct EvolveArgs {
-    /// The run's TOML config (see configs/); default: the built-in quick config of the game
-    /// (configs/quick.toml, configs/gomoku-quick.toml), which finishes in minutes on 2 cores.
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-    /// The game (default: the config's `game`, connect6 without a config). With a config, it
-    /// must be the config's game.
-    #[arg(long, value_parser = game_names(), conflicts_with = "resume")]
-    pub game: Option<String>,
-    /// Worker threads (default: all cores; at most 4 a core and 1024 in all; their engines' tables
-    /// must fit in the memory available, checked before any game).
-    /// The champion does not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Put populations/ and results/ under this folder instead of the current one.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Continue the run whose checkpoints are in this folder (populations/<run>).
-    #[arg(long, conflicts_with = "config")]
-    pub resume: Option<PathBuf>,
-    /// The run's name (folder under populations/ and results/); default: from the config.
-    #[arg(long)]
-    pub name: Option<String>,
-    /// Override the config's seed.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub run: TuningRunArgs,
     /// Override the config's number of generations (also to extend a resumed run).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::ga::config::MAX_GENERATIONS)))]
     pub generations: Option<u32>,
-    /// Start over even if the run's folders already hold a run (they are replaced).
-    #[arg(long)]
-    pub force: bool,
     /// At the end, print the run's summary (champion, validation, play-off) as one JSON
     /// document on stdout (docs/json.md; also written as results/<run>/summary.json).
     #[arg(long)]
     pub json: bool,
-    /// Log lines instead of progress bars even on a terminal.
-    #[arg(long)]
-    pub log: bool,
-    /// Also validate the champion against this weight table at the end (e.g. the previous
-    /// run's results/<run>/champion.toml), beside `[validation] opponents`. Repeatable.
-    #[arg(long, value_name = "WEIGHTS")]
-    pub compare: Vec<String>,
     /// Where the games of a generation are played: `local` (this machine's threads), `slurm`
     /// (a SLURM job array a generation) or `parallel` (GNU parallel over ssh to --hosts). The
     /// run folder must be on a file system every machine shares (docs/cluster.md); the
@@ -118,9 +84,9 @@ const DEFAULT_SLURM_SHARDS: u32 = 8;
 
 pub fn run(args: &EvolveArgs) -> Result<()> {
     let backend = backend(args)?;
-    let pool = thread_pool(args.threads)?;
+    let pool = thread_pool(args.run.threads)?;
     let (Prepared { config, mut state, suite, folder }, lineup) = prepare(args, pool.current_num_threads())?;
-    let mode = if args.log { ProgressMode::Lines } else { ProgressMode::Auto };
+    let mode = args.run.progress_mode();
     let referee = EngineReferee { game: config.game()?, settings: config.games };
     let sharded;
     let (games, threads): (&dyn Games, usize) = match &backend {
@@ -135,7 +101,7 @@ pub fn run(args: &EvolveArgs) -> Result<()> {
                 retries: args.retries,
                 poll: Duration::from_secs_f64(args.poll_seconds.clamp(0.05, 3600.0)),
             };
-            (&sharded, shards * args.threads.unwrap_or(1))
+            (&sharded, shards * args.run.threads.unwrap_or(1))
         }
     };
     let options = Options { mode, threads, games, pause_after: None, handle_ctrl_c: true };
@@ -190,7 +156,7 @@ fn backend(args: &EvolveArgs) -> Result<Option<(Box<dyn Backend>, usize)>> {
         Some(p) => absolute(p)?,
         None => std::env::current_exe().context("cannot find this program's path; give --evotune PATH")?,
     };
-    let shard = ShardCommand { program, threads: args.threads };
+    let shard = ShardCommand { program, threads: args.run.threads };
     Ok(Some(match args.executor {
         ExecutorKind::Slurm => (
             Box::new(Slurm { shard, partition: args.partition.clone(), sbatch_args: args.sbatch_arg.clone() }),
@@ -215,24 +181,23 @@ fn absolute(p: &Path) -> Result<PathBuf> {
 /// The config with the command line's overrides, the run's folders and its players.
 /// The run to play on `threads` threads (its tables checked against the memory).
 fn prepare(args: &EvolveArgs, threads: usize) -> Result<(Prepared, Lineup)> {
-    if let Some(dir) = &args.resume {
-        if args.seed.is_some() || args.name.is_some() || args.force {
-            bail!("--resume continues a run as it was: --seed, --name and --force do not apply");
-        }
-        let prepared = prepare::prepare_resume(dir, args.out.clone(), args.generations)?;
+    let run = &args.run;
+    if let Some(dir) = &run.resume {
+        run.check_resume()?;
+        let prepared = prepare::prepare_resume(dir, run.out.clone(), args.generations)?;
         check_table_memory(threads, &[&prepared.config.engine], CONFIG_TT_MIB)?;
-        let lineup = evolve_lineup(&prepared.config, &args.compare)?;
+        let lineup = evolve_lineup(&prepared.config, &run.compare)?;
         return Ok((prepared, lineup));
     }
     new_run(
-        args.config.as_deref(),
-        args.game.as_deref(),
-        args.seed,
+        run.config.as_deref(),
+        run.game.as_deref(),
+        run.seed,
         args.generations,
-        args.name.clone(),
-        args.out.clone(),
-        args.force,
-        &args.compare,
+        run.name.clone(),
+        run.out.clone(),
+        run.force,
+        &run.compare,
         Some(threads),
     )
 }

@@ -4,10 +4,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 
 use crate::commands::args::GameArg;
+use crate::commands::write_output;
 use crate::core::schema_file::SchemaFile;
 use crate::core::weights::Weights;
 use crate::export::Format;
@@ -75,13 +76,5 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         }
     };
     let text = args.format.format().render(&weights, &meta);
-    match &args.output {
-        Some(path) => {
-            crate::fsutil::write_atomic(path, text.as_bytes())
-                .with_context(|| format!("{}: cannot write", path.display()))?;
-            eprintln!("wrote {}", path.display());
-        }
-        None => print!("{text}"),
-    }
-    Ok(())
+    write_output(args.output.as_deref(), &text)
 }

@@ -1,5 +1,5 @@
 //! The commands behind the command line: each turns validated options into work and output.
-//! Shared here: thread pools and opening suites.
+//! Shared here: thread pools, opening suites and where a command's text goes.
 
 pub mod args;
 pub mod bench;
@@ -129,6 +129,20 @@ fn available_mib() -> Option<u64> {
         (Some(m), Some(c)) => Some(m.min(c)),
         (m, c) => m.or(c),
     }
+}
+
+/// A command's text output: written atomically to `path` (and said so on stderr), or printed
+/// on stdout without one.
+pub fn write_output(path: Option<&Path>, text: &str) -> Result<()> {
+    match path {
+        Some(path) => {
+            crate::fsutil::write_atomic(path, text.as_bytes())
+                .with_context(|| format!("{}: cannot write", path.display()))?;
+            eprintln!("wrote {}", path.display());
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
 }
 
 /// The opening suite and game settings of a command.

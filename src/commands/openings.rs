@@ -2,12 +2,13 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use crate::arena::openings::{Keys, OpeningSuite};
 
 use crate::commands::args::GameArg;
+use crate::commands::write_output;
 use crate::core::openings::{OpeningConfig, OpeningMethod, MAX_COUNT, MAX_TOP, MAX_TURNS};
 use crate::report::progress::Progress;
 
@@ -66,10 +67,5 @@ pub fn run(args: &OpeningsArgs) -> Result<()> {
         Some(s) => eprintln!("note: {}", s.message(Keys::CommandLine)),
         None => {}
     }
-    match &args.output {
-        Some(p) => crate::fsutil::write_atomic(p, suite.to_text().as_bytes())
-            .with_context(|| format!("{}: cannot write", p.display()))?,
-        None => print!("{}", suite.to_text()),
-    }
-    Ok(())
+    write_output(args.output.as_deref(), &suite.to_text())
 }

@@ -3,10 +3,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use crate::commands::args::GameArg;
+use crate::commands::write_output;
 use crate::core::schema_file::SchemaFile;
 
 #[derive(Args, Debug)]
@@ -24,13 +25,5 @@ pub struct SchemaArgs {
 pub fn run(args: &SchemaArgs) -> Result<()> {
     let schema = args.game.get()?.schema(args.eval.as_deref())?;
     let text = SchemaFile::of(schema).to_text();
-    match &args.output {
-        Some(path) => {
-            crate::fsutil::write_atomic(path, text.as_bytes())
-                .with_context(|| format!("{}: cannot write", path.display()))?;
-            eprintln!("wrote {}", path.display());
-        }
-        None => print!("{text}"),
-    }
-    Ok(())
+    write_output(args.output.as_deref(), &text)
 }

@@ -8,11 +8,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use crate::commands::args::game_names;
+use crate::commands::args::TuningRunArgs;
 use crate::commands::{check_table_memory, thread_pool, CONFIG_TT_MIB};
 use crate::player::spsa_lineup;
 use crate::registry::EngineReferee;
-use crate::report::progress::ProgressMode;
 use crate::spsa::run::{self, Options, Prepared};
 use crate::spsa::SpsaConfig;
 use crate::tuner::executor::Ended;
@@ -21,47 +20,17 @@ use crate::tuner::lineup::Lineup;
 
 #[derive(Args, Debug)]
 pub struct SpsaArgs {
-    /// The run's TOML config (see configs/spsa-quick.toml); default: the built-in one.
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-    /// The game (default: the config's `game`); with a config, it must be the config's game.
-    #[arg(long, value_parser = game_names(), conflicts_with = "resume")]
-    pub game: Option<String>,
-    /// Worker threads (default: all cores; at most 4 a core and 1024 in all; their engines' tables
-    /// must fit in the memory available, checked before any game).
-    /// The result does not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Put populations/ and results/ under this folder instead of the current one.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Continue the run whose checkpoint is in this folder (populations/<run>).
-    #[arg(long, conflicts_with = "config")]
-    pub resume: Option<PathBuf>,
-    /// The run's name (folder under populations/ and results/); default: from the config.
-    #[arg(long)]
-    pub name: Option<String>,
-    /// Override the config's seed.
-    #[arg(long)]
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub run: TuningRunArgs,
     /// Override the config's game budget (also to extend a resumed run).
     #[arg(long)]
     pub games: Option<u64>,
-    /// Start over even if the run's folders already hold a run (they are replaced).
-    #[arg(long)]
-    pub force: bool,
-    /// Log lines instead of progress bars even on a terminal.
-    #[arg(long)]
-    pub log: bool,
-    /// Also validate the result against this weight table at the end. Repeatable.
-    #[arg(long, value_name = "WEIGHTS")]
-    pub compare: Vec<String>,
 }
 
 pub fn run(args: &SpsaArgs) -> Result<()> {
-    let pool = thread_pool(args.threads)?;
+    let pool = thread_pool(args.run.threads)?;
     let (mut prepared, lineup) = prepare(args, pool.current_num_threads())?;
-    let mode = if args.log { ProgressMode::Lines } else { ProgressMode::Auto };
+    let mode = args.run.progress_mode();
     let referee = EngineReferee { game: prepared.config.game()?, settings: prepared.config.settings() };
     let options = Options { mode, handle_ctrl_c: true };
     match pool.install(|| run::run(&mut prepared, &referee, &lineup, &options))? {
@@ -78,11 +47,11 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
 /// The run to play on `threads` threads; a new one's tables are checked against the memory
 /// before its folder is made.
 fn prepare(args: &SpsaArgs, threads: usize) -> Result<(Prepared, Lineup)> {
+    let games = args.games;
+    let args = &args.run;
     if let Some(dir) = &args.resume {
-        if args.seed.is_some() || args.name.is_some() || args.force || args.config.is_some() {
-            bail!("--resume continues a run as it was: --config, --seed, --name and --force do not apply");
-        }
-        let prepared = run::prepare_resume(dir, args.out.clone(), args.games)?;
+        args.check_resume()?;
+        let prepared = run::prepare_resume(dir, args.out.clone(), games)?;
         check_table_memory(threads, &[&prepared.config.engine], CONFIG_TT_MIB)?;
         let lineup = spsa_lineup(&prepared.config, &args.compare)?;
         return Ok((prepared, lineup));
@@ -105,7 +74,7 @@ fn prepare(args: &SpsaArgs, threads: usize) -> Result<(Prepared, Lineup)> {
     if let Some(s) = args.seed {
         config.seed = s;
     }
-    if let Some(g) = args.games {
+    if let Some(g) = games {
         config.games = g;
     }
     if let Some(n) = &args.name {

@@ -10,12 +10,26 @@ use rand_chacha::ChaCha8Rng;
 pub fn derive_seed(parts: &[u64]) -> u64 {
     let mut h: u64 = 0x243F_6A88_85A3_08D3;
     for &p in parts {
-        h ^= p.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        h ^= h >> 31;
+        h = splitmix_mix(h ^ p.wrapping_add(SPLITMIX_GAMMA));
     }
     h
+}
+
+/// SplitMix64's increment (the golden ratio in 64 bits).
+const SPLITMIX_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's finaliser: a well-spread 64-bit value of `z`.
+pub const fn splitmix_mix(z: u64) -> u64 {
+    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One step of SplitMix64 from `state`: the next state and its value. A `const fn`, so that
+/// fixed tables (Zobrist keys) are built at compile time and are the same on every machine.
+pub const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(SPLITMIX_GAMMA);
+    (s, splitmix_mix(s))
 }
 
 /// A ChaCha stream for one purpose of a run, e.g. `stream(seed, &[generation, OPENINGS])`.

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::fsutil::write_atomic;
+use crate::stats::Wdl;
 
 /// How a column's cells line up in text and Markdown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,6 +199,25 @@ pub fn percent(n: f64, of: f64) -> String {
     } else {
         "-".into()
     }
+}
+
+/// The columns of [`match_cells`].
+pub const MATCH_COLUMNS: [&str; 8] = ["games", "W", "D", "L", "score", "Elo", "95% CI", "LOS"];
+
+/// A match's result as table cells, from the first-named side's view: games, wins, draws,
+/// losses, score, Elo, its 95% interval and the likelihood of superiority.
+pub fn match_cells(w: &Wdl) -> Vec<String> {
+    let (lo, hi) = w.elo_ci95();
+    vec![
+        w.games().to_string(),
+        w.wins.to_string(),
+        w.draws.to_string(),
+        w.losses.to_string(),
+        percent(w.points(), w.games() as f64),
+        elo(w.elo()),
+        format!("{} .. {}", elo(lo), elo(hi)),
+        percent(w.los(), 1.0),
+    ]
 }
 
 #[cfg(test)]

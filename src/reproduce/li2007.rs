@@ -16,9 +16,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::matches::play_match;
-use crate::arena::matches::MatchConfig;
-use crate::arena::openings::{OpeningSuite, Openings};
+use crate::arena::openings::OpeningSuite;
 use crate::arena::player::Player;
 use crate::arena::tournament::play_tournament;
 use crate::arena::tournament::{pairings, TournamentConfig, TournamentReport};
@@ -33,7 +31,7 @@ use crate::player::random_weights;
 use crate::registry::EngineReferee;
 use crate::report::plots::{plot_series, Series};
 use crate::report::progress::format_duration;
-use crate::report::table::{elo, percent, signed, Table};
+use crate::report::table::{elo, match_cells, signed, Table, MATCH_COLUMNS};
 use crate::reproduce::{estimate_secs, game_ms, spearman, suite, Reproduction, Setup, GAME};
 use crate::tuner::folder::{RunFolder, RunPaths};
 
@@ -188,40 +186,18 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     // The last champion against the hand-set weights.
     let last = players[gens.len() - 1].clone();
     let defaults = Player::new("defaults", schema.defaults(), engine.clone(), limits);
-    let mconfig = MatchConfig { pairs: options.match_pairs, seed: setup.seed_for(MATCH), sprt: None };
-    let mut match_openings = Openings::fixed(match_suite);
-    let m = play_match(
-        &referee,
-        &last,
-        &defaults,
-        &mut match_openings,
-        &mconfig,
-        &Default::default(),
-        setup.mode,
-        false,
-        &|_, _| {},
-    )?;
+    let m = setup.play_match(&referee, &last, &defaults, &match_suite, options.match_pairs, MATCH, &|_, _| {})?;
     let mut mt = Table::new(
         format!("The last champion against the hand-set weights ({} pairs)", options.match_pairs),
-        &["match", "games", "W", "D", "L", "score", "Elo", "95% CI", "LOS", "paper"],
+        &[&["match"][..], &MATCH_COLUMNS, &["paper"]].concat(),
     );
     mt.set_align(9, crate::report::table::Align::Left);
-    let (lo, hi) = m.wdl.elo_ci95();
-    mt.row(vec![
-        format!("{} vs defaults", last.name),
-        m.wdl.games().to_string(),
-        m.wdl.wins.to_string(),
-        m.wdl.draws.to_string(),
-        m.wdl.losses.to_string(),
-        percent(m.wdl.points(), m.wdl.games() as f64),
-        elo(m.wdl.elo()),
-        format!("{} .. {}", elo(lo), elo(hi)),
-        percent(m.wdl.los(), 1.0),
-        "gen-300 beat the hand-set weights clearly (no numbers in the digest)".into(),
-    ]);
+    let mut cells = vec![format!("{} vs defaults", last.name)];
+    cells.extend(match_cells(&m.wdl));
+    cells.push("gen-300 beat the hand-set weights clearly (no numbers in the digest)".into());
+    mt.row(cells);
     out.add("match", mt);
 
-    std::fs::create_dir_all(&setup.out).with_context(|| format!("{}: cannot create", setup.out.display()))?;
     out.write(&setup.out)?;
     match plot(&report, &gens, &setup.out) {
         Ok(files) => out.files.extend(files),

@@ -11,12 +11,9 @@
 
 use std::time::Duration;
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, Result};
 
 use crate::arena::game::GameSettings;
-use crate::arena::matches::play_match;
-use crate::arena::matches::MatchConfig;
-use crate::arena::openings::Openings;
 use crate::arena::player::Player;
 use crate::core::game::split_moves;
 use crate::core::limits::Limits;
@@ -139,19 +136,8 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     // Measured one after the other on the calling thread, so that the two never share a core.
     let local = measure("roads", options)?;
     let global = measure("roads-global", options)?;
-    let config = MatchConfig { pairs: options.pairs, seed: setup.seed_for(MATCH), sprt: None };
     let referee = EngineReferee { game: GAME, settings };
-    let m = play_match(
-        &referee,
-        &a,
-        &b,
-        &mut Openings::fixed(openings.clone()),
-        &config,
-        &Default::default(),
-        setup.mode,
-        false,
-        &|_, _| {},
-    )?;
+    let m = setup.play_match(&referee, &a, &b, &openings, options.pairs, MATCH, &|_, _| {})?;
 
     let mut t = Table::new(
         "Local (incremental) vs global road scanning, default weights, PVS",
@@ -212,7 +198,6 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     t.note("Times are wall-clock on a possibly shared machine; the fixed-depth rows take the fastest of the repeats.");
     let mut out = Reproduction::new("Li Xuejun et al. 2015: local vs global road scanning");
     out.add("li2015", t);
-    std::fs::create_dir_all(&setup.out).with_context(|| format!("{}: cannot create", setup.out.display()))?;
     out.write(&setup.out)?;
     Ok(out)
 }

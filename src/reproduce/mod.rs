@@ -17,9 +17,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::arena::game::GameSettings;
-use crate::arena::openings::OpeningSuite;
+use crate::arena::game::{GameSettings, Referee};
+use crate::arena::matches::{play_match, MatchConfig, MatchReport};
+use crate::arena::openings::{OpeningSuite, Openings};
 use crate::arena::player::Player;
+use crate::arena::records::GameRecord;
 use crate::core::openings::OpeningConfig;
 use crate::core::rng::derive_seed;
 use crate::fsutil::write_atomic;
@@ -52,6 +54,24 @@ impl Setup {
     /// A seed for one purpose of the experiment.
     pub fn seed_for(&self, purpose: u64) -> u64 {
         derive_seed(&[self.seed, purpose])
+    }
+
+    /// A match of `pairs` game pairs of `a` against `b` on the suite's openings, from the
+    /// experiment's seed for `purpose`, with this setup's progress; `on_game` sees each game.
+    #[allow(clippy::too_many_arguments)]
+    pub fn play_match(
+        &self,
+        referee: &dyn Referee,
+        a: &Player,
+        b: &Player,
+        suite: &OpeningSuite,
+        pairs: usize,
+        purpose: u64,
+        on_game: &(dyn Fn(usize, &GameRecord) + Sync),
+    ) -> Result<MatchReport> {
+        let config = MatchConfig { pairs, seed: self.seed_for(purpose), sprt: None };
+        let mut openings = Openings::fixed(suite.clone());
+        play_match(referee, a, b, &mut openings, &config, &Default::default(), self.mode, false, on_game)
     }
 }
 
@@ -93,8 +113,9 @@ impl Reproduction {
     }
 
     /// Writes every table as `<stem>.csv` and `<stem>.md` and all of them as `report.md` into
-    /// `out`, and records the paths in `files`.
+    /// `out` (made if missing), and records the paths in `files`.
     pub fn write(&mut self, out: &Path) -> Result<()> {
+        std::fs::create_dir_all(out).with_context(|| format!("{}: cannot create", out.display()))?;
         for (stem, t) in &self.tables {
             self.files.extend(t.write(out, stem)?);
         }

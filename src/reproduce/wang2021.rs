@@ -3,18 +3,16 @@
 //! rate of the first player's side counted separately as first player (Black) and as second
 //! (White), as the paper's table does.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::arena::game::GameSettings;
-use crate::arena::matches::play_match;
-use crate::arena::matches::{MatchConfig, MatchReport};
-use crate::arena::openings::Openings;
+use crate::arena::matches::MatchReport;
 use crate::arena::player::Player;
 use crate::core::limits::Limits;
 use crate::core::settings::{EngineSettings, SearchKind};
 use crate::registry::EngineReferee;
 use crate::report::progress::format_duration;
-use crate::report::table::{elo, percent, Table};
+use crate::report::table::{match_cells, percent, Table, MATCH_COLUMNS};
 use crate::reproduce::{estimate_secs, game_ms, suite, wilson95, Reproduction, Setup, GAME};
 
 /// One row pair of the paper's table: the stronger configuration (always road evaluation with
@@ -131,19 +129,7 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     for (k, row) in PAPER.iter().enumerate() {
         let (a, b) = players(row, options.limits);
         setup.say(&format!("{}:", row.name));
-        let config = MatchConfig { pairs: options.pairs, seed: setup.seed_for(MATCH + k as u64), sprt: None };
-        let report = play_match(
-            &referee,
-            &a,
-            &b,
-            &mut Openings::fixed(openings.clone()),
-            &config,
-            &Default::default(),
-            setup.mode,
-            false,
-            &|_, _| {},
-        )?;
-        reports.push(report);
+        reports.push(setup.play_match(&referee, &a, &b, &openings, options.pairs, MATCH + k as u64, &|_, _| {})?);
     }
     let mut out = Reproduction::new(format!(
         "Wang Hongfei et al. 2021: win rates at equal time per move ({}), ours beside the paper's",
@@ -151,7 +137,6 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     ));
     out.add("wang2021", side_table(&reports));
     out.add("matches", match_table(&reports));
-    std::fs::create_dir_all(&setup.out).with_context(|| format!("{}: cannot create", setup.out.display()))?;
     out.write(&setup.out)?;
     Ok(out)
 }
@@ -209,24 +194,14 @@ pub fn side_table(reports: &[MatchReport]) -> Table {
 pub fn match_table(reports: &[MatchReport]) -> Table {
     let mut t = Table::new(
         "The matches as a whole (first-named side's view)",
-        &["match", "games", "W", "D", "L", "score", "Elo", "95% CI", "LOS", "Black won", "time"],
+        &[&["match"][..], &MATCH_COLUMNS, &["Black won", "time"]].concat(),
     );
     for (row, r) in PAPER.iter().zip(reports) {
-        let w = &r.wdl;
-        let (lo, hi) = w.elo_ci95();
-        t.row(vec![
-            format!("{} ({} vs {})", row.name, r.a, r.b),
-            w.games().to_string(),
-            w.wins.to_string(),
-            w.draws.to_string(),
-            w.losses.to_string(),
-            percent(w.points(), w.games() as f64),
-            elo(w.elo()),
-            format!("{} .. {}", elo(lo), elo(hi)),
-            percent(w.los(), 1.0),
-            percent(r.first_wins as f64, w.games() as f64),
-            format!("{:.1}s", r.elapsed.as_secs_f64()),
-        ]);
+        let mut cells = vec![format!("{} ({} vs {})", row.name, r.a, r.b)];
+        cells.extend(match_cells(&r.wdl));
+        cells.push(percent(r.first_wins as f64, r.wdl.games() as f64));
+        cells.push(format!("{:.1}s", r.elapsed.as_secs_f64()));
+        t.row(cells);
     }
     t
 }

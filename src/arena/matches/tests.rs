@@ -1,44 +1,18 @@
 use super::*;
-use crate::arena::openings::OpeningSuite;
-use crate::arena::records::Reason;
-use crate::core::limits::Limits;
-use crate::core::settings::EngineSettings;
-use crate::games::connect::eval::CONNECT6_ROADS;
+use crate::arena::mock::{player, two_openings, FirstWeightWins};
 use crate::report::progress::ProgressMode;
 
-/// Black wins when its first weight is larger; ties go to the seed's parity.
-struct Mock;
-impl Referee for Mock {
-    fn play(&self, first: &Player, second: &Player, opening: &[String], seed: u64) -> GameRecord {
-        let (x, y) = (first.weights.values()[0], second.weights.values()[0]);
-        let result = match x.cmp(&y) {
-            std::cmp::Ordering::Greater => Outcome::First,
-            std::cmp::Ordering::Less => Outcome::Second,
-            _ if seed.is_multiple_of(3) => Outcome::Draw,
-            _ if seed % 3 == 1 => Outcome::First,
-            _ => Outcome::Second,
-        };
-        GameRecord {
-            result,
-            reason: Reason::Adjudicated,
-            ..GameRecord::start("connect6", &first.name, &second.name, opening, seed)
-        }
-    }
-}
-
-fn player(name: &str, first: i32) -> Player {
-    let schema = &CONNECT6_ROADS;
-    let mut v = schema.defaults().values().to_vec();
-    v[0] = first;
-    let w = crate::core::weights::Weights::from_values(schema, v).unwrap();
-    Player::new(name, w, EngineSettings::default(), Limits::depth(1))
-}
+/// The larger first weight wins; ties go to the seed's parity.
+const MOCK: FirstWeightWins = FirstWeightWins {
+    ties: |seed| match seed % 3 {
+        0 => Outcome::Draw,
+        1 => Outcome::First,
+        _ => Outcome::Second,
+    },
+};
 
 fn suite() -> Openings {
-    Openings::fixed(OpeningSuite {
-        game: crate::registry::CONNECT6,
-        openings: vec![vec!["j10".into()], vec!["k10".into()]],
-    })
+    Openings::fixed(two_openings())
 }
 
 fn run(a: &Player, b: &Player, config: &MatchConfig) -> (MatchReport, Vec<GameRecord>) {
@@ -51,7 +25,7 @@ fn run_from(a: &Player, b: &Player, config: &MatchConfig, played: &PlayedPairs) 
     let records = std::sync::Mutex::new(Vec::new());
     let p = Progress::new("m", 0, "games", ProgressMode::Hidden);
     let r = run_match(
-        &Mock,
+        &MOCK,
         a,
         b,
         &mut suite(),

@@ -1,43 +1,14 @@
 use super::*;
-use crate::arena::records::{Outcome, Reason};
-use crate::core::limits::Limits;
-use crate::core::settings::EngineSettings;
-use crate::core::weights::Weights;
-use crate::games::connect::eval::CONNECT6_ROADS;
+use crate::arena::mock::{player, two_openings, FirstWeightWins};
+use crate::arena::records::Outcome;
 use crate::report::progress::ProgressMode;
 
-/// The player with the larger first weight wins; equal weights draw.
-struct Mock;
-impl Referee for Mock {
-    fn play(&self, first: &Player, second: &Player, opening: &[String], seed: u64) -> GameRecord {
-        let (x, y) = (first.weights.values()[0], second.weights.values()[0]);
-        let result = match x.cmp(&y) {
-            std::cmp::Ordering::Greater => Outcome::First,
-            std::cmp::Ordering::Less => Outcome::Second,
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        };
-        GameRecord {
-            result,
-            reason: Reason::Adjudicated,
-            ..GameRecord::start("connect6", &first.name, &second.name, opening, seed)
-        }
-    }
-}
-
-fn player(name: &str, first: i32) -> Player {
-    let schema = &CONNECT6_ROADS;
-    let mut v = schema.defaults().values().to_vec();
-    v[0] = first;
-    Player::new(name, Weights::from_values(schema, v).unwrap(), EngineSettings::default(), Limits::depth(1))
-}
-
-fn suite() -> OpeningSuite {
-    OpeningSuite { game: crate::registry::CONNECT6, openings: vec![vec!["j10".into()], vec!["k10".into()]] }
-}
+/// The larger first weight wins; equal weights draw.
+const MOCK: FirstWeightWins = FirstWeightWins { ties: |_| Outcome::Draw };
 
 fn play(players: &[Player], pairs: usize) -> (TournamentReport, Vec<GameRecord>) {
     let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
-    run_tournament(&Mock, players, &suite(), &TournamentConfig { pairs, seed: 7 }, &p, &|_, _| ()).unwrap()
+    run_tournament(&MOCK, players, &two_openings(), &TournamentConfig { pairs, seed: 7 }, &p, &|_, _| ()).unwrap()
 }
 
 #[test]
@@ -107,6 +78,13 @@ fn draws_score_zero_and_the_tables_show_them() {
 #[test]
 fn too_few_players_is_an_error() {
     let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
-    let e = run_tournament(&Mock, &[player("a", 1)], &suite(), &TournamentConfig { pairs: 1, seed: 1 }, &p, &|_, _| ());
+    let e = run_tournament(
+        &MOCK,
+        &[player("a", 1)],
+        &two_openings(),
+        &TournamentConfig { pairs: 1, seed: 1 },
+        &p,
+        &|_, _| (),
+    );
     assert!(e.is_err());
 }

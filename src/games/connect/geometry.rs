@@ -155,11 +155,9 @@ impl Geometry {
         // SplitMix64 from a fixed seed: the hash is the same in every run and on every machine.
         let mut state: u64 = 0x9E37_79B9_7F4A_7C15 ^ ((w as u64) << 32 | (h as u64) << 16 | k as u64);
         let mut next = || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
+            let (s, z) = crate::core::rng::splitmix(state);
+            state = s;
+            z
         };
         let zobrist = [(0..w * h).map(|_| next()).collect(), (0..w * h).map(|_| next()).collect()];
         let lines = (0..w * h)

@@ -12,6 +12,7 @@
 //! of its cubes reaches the far corner or when the opponent has no cubes left.
 
 use crate::core::game::{GameMove, Position, Side, Status};
+use crate::core::rng::splitmix;
 
 /// Squares a side.
 pub const SIDE: usize = 5;
@@ -169,14 +170,6 @@ struct Keys {
     cube: [[u64; 13]; SQUARES],
     phase: [u64; 8],
     second: u64,
-}
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
 }
 
 const fn make_keys() -> Keys {

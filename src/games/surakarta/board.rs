@@ -5,6 +5,7 @@
 //! player's on the top two (cells 0..11); the first player moves first.
 
 use crate::core::game::{GameMove, Position, Side, Status};
+use crate::core::rng::splitmix;
 use crate::games::surakarta::geometry::{crosses_arc, CELLS, CIRCUITS, LOOP, NEIGHBOURS, NO_CELL, STATIONS};
 
 /// Moves without a capture after which the game ends (more pieces wins), by default.
@@ -70,14 +71,6 @@ impl GameMove for Move {
 struct Keys {
     pieces: [[u64; CELLS]; 2],
     second_to_move: u64,
-}
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
 }
 
 const fn keys() -> Keys {

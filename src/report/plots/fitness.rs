@@ -281,6 +281,56 @@ impl<'a> HistoryFigure<'a> {
         Ok(chart)
     }
 
+    /// A panel with a value axis on each side, the generations along the bottom: each side's
+    /// range, label and colour (the label's; the right axis's tick labels too, as the curve
+    /// that belongs to it is drawn in that colour).
+    fn two_axis_chart<'b, DB: DrawingBackend>(
+        &self,
+        area: &'b DrawingArea<DB, Shift>,
+        left: (std::ops::Range<f64>, &str, RGBColor),
+        right: (std::ops::Range<f64>, &str, RGBColor),
+        last: bool,
+    ) -> Result<TwoAxisChart<'b, DB>>
+    where
+        DB::ErrorType: 'static,
+    {
+        let x = self.x_range();
+        let mut chart = ChartBuilder::on(area)
+            .margin_top(10)
+            .margin_left(10)
+            .margin_right(4)
+            .x_label_area_size(if last { 30 + X_DESC_H } else { 30 })
+            .y_label_area_size(AXIS_W)
+            .right_y_label_area_size(AXIS_W)
+            .build_cartesian_2d(x.clone(), left.0)
+            .map_err(plot_err)?
+            .set_secondary_coord(x, right.0);
+        let (bold, light) = mesh_grid_styles();
+        let mut mesh = chart.configure_mesh();
+        mesh.bold_line_style(bold)
+            .light_line_style(light)
+            .y_desc(left.1)
+            .axis_desc_style((FONT, DESC_PX).into_font().color(&left.2))
+            .label_style((FONT, TICK_PX))
+            .x_label_formatter(&generation_label)
+            .y_label_formatter(&|v| tick_label(*v))
+            .y_labels(5);
+        if last {
+            mesh.x_desc("generation");
+        }
+        mesh.draw().map_err(plot_err)?;
+        chart
+            .configure_secondary_axes()
+            .y_desc(right.1)
+            .axis_desc_style((FONT, DESC_PX).into_font().color(&right.2))
+            .label_style((FONT, TICK_PX).into_font().color(&right.2))
+            .y_label_formatter(&|v| tick_label(*v))
+            .y_labels(5)
+            .draw()
+            .map_err(plot_err)?;
+        Ok(chart)
+    }
+
     /// A line through a column's finite values, with markers when the history is short.
     fn draw_curve<DB: DrawingBackend>(
         &self,
@@ -382,40 +432,7 @@ impl<'a> HistoryFigure<'a> {
         // one-generation history) from landing on the same pixel row.
         let (_, r1) = zero_based_range(self.rows.iter().map(|r| r.pm_mean));
         let r1 = r1 * 1.15;
-        let x = self.x_range();
-        let mut chart = ChartBuilder::on(area)
-            .margin_top(10)
-            .margin_left(10)
-            .margin_right(4)
-            .x_label_area_size(if last { 30 + X_DESC_H } else { 30 })
-            .y_label_area_size(AXIS_W)
-            .right_y_label_area_size(AXIS_W)
-            .build_cartesian_2d(x.clone(), 0.0..l1)
-            .map_err(plot_err)?
-            .set_secondary_coord(x, 0.0..r1);
-        let (bold, light) = mesh_grid_styles();
-        let mut mesh = chart.configure_mesh();
-        mesh.bold_line_style(bold)
-            .light_line_style(light)
-            .y_desc("Pc")
-            .axis_desc_style((FONT, DESC_PX).into_font().color(&PC.1))
-            .label_style((FONT, TICK_PX))
-            .x_label_formatter(&generation_label)
-            .y_label_formatter(&|v| tick_label(*v))
-            .y_labels(5);
-        if last {
-            mesh.x_desc("generation");
-        }
-        mesh.draw().map_err(plot_err)?;
-        chart
-            .configure_secondary_axes()
-            .y_desc("Pm")
-            .axis_desc_style((FONT, DESC_PX).into_font().color(&PM.1))
-            .label_style((FONT, TICK_PX).into_font().color(&PM.1))
-            .y_label_formatter(&|v| tick_label(*v))
-            .y_labels(5)
-            .draw()
-            .map_err(plot_err)?;
+        let mut chart = self.two_axis_chart(area, (0.0..l1, "Pc", PC.1), (0.0..r1, "Pm", PM.1), last)?;
         let pc = column(&self.rows, PC.2);
         chart.draw_series(LineSeries::new(pc.iter().copied(), PC.1.stroke_width(2))).map_err(plot_err)?;
         let pm = column(&self.rows, PM.2);
@@ -444,40 +461,12 @@ impl<'a> HistoryFigure<'a> {
             return self.draw_curve(&mut chart, DIVERSITY.2, DIVERSITY.1);
         }
         let most = self.rows.iter().map(|r| r.immigrants).max().unwrap_or(1).max(1) as f64;
-        let x = self.x_range();
-        let mut chart = ChartBuilder::on(area)
-            .margin_top(10)
-            .margin_left(10)
-            .margin_right(4)
-            .x_label_area_size(if last { 30 + X_DESC_H } else { 30 })
-            .y_label_area_size(AXIS_W)
-            .right_y_label_area_size(AXIS_W)
-            .build_cartesian_2d(x.clone(), y.0..y.1)
-            .map_err(plot_err)?
-            .set_secondary_coord(x, 0.0..most * 1.15);
-        let (bold, light) = mesh_grid_styles();
-        let mut mesh = chart.configure_mesh();
-        mesh.bold_line_style(bold)
-            .light_line_style(light)
-            .y_desc("gene diversity")
-            .axis_desc_style((FONT, DESC_PX))
-            .label_style((FONT, TICK_PX))
-            .x_label_formatter(&generation_label)
-            .y_label_formatter(&|v| tick_label(*v))
-            .y_labels(5);
-        if last {
-            mesh.x_desc("generation");
-        }
-        mesh.draw().map_err(plot_err)?;
-        chart
-            .configure_secondary_axes()
-            .y_desc("immigrants")
-            .axis_desc_style((FONT, DESC_PX).into_font().color(&IMMIGRANTS))
-            .label_style((FONT, TICK_PX).into_font().color(&IMMIGRANTS))
-            .y_label_formatter(&|v| tick_label(*v))
-            .y_labels(5)
-            .draw()
-            .map_err(plot_err)?;
+        let mut chart = self.two_axis_chart(
+            area,
+            (y.0..y.1, "gene diversity", BLACK),
+            (0.0..most * 1.15, "immigrants", IMMIGRANTS),
+            last,
+        )?;
         let counts: Vec<(u32, f64)> = self.rows.iter().map(|r| (r.generation, r.immigrants as f64)).collect();
         chart
             .draw_secondary_series(LineSeries::new(counts.iter().copied(), IMMIGRANTS.stroke_width(1)))
@@ -500,6 +489,14 @@ impl<'a> HistoryFigure<'a> {
 
 /// A chart with generations across and one value axis.
 pub(super) type GenerationChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordu32, RangedCoordf64>>;
+
+/// A panel of [`HistoryFigure::two_axis_chart`]: generations against two value axes.
+type TwoAxisChart<'a, DB> = plotters::chart::DualCoordChartContext<
+    'a,
+    DB,
+    Cartesian2d<RangedCoordu32, RangedCoordf64>,
+    Cartesian2d<RangedCoordu32, RangedCoordf64>,
+>;
 
 /// A history curve: legend name, colour, and the column it plots.
 pub(super) type Curve = (&'static str, RGBColor, fn(&HistoryRow) -> f64);

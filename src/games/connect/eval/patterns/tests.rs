@@ -451,11 +451,9 @@ fn every_direction_and_both_colours_read_alike() {
 
 /// A small deterministic generator (SplitMix64) for random positions.
 fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    let (s, z) = crate::core::rng::splitmix(*state);
+    *state = s;
+    z
 }
 
 /// A random position with stones crowded near one corner, so that lines run into edges.
