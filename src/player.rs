@@ -17,34 +17,15 @@ use crate::core::limits::Limits;
 use crate::core::settings::{EngineSettings, SearchKind};
 use crate::core::weights::{Meta, Schema, Weights};
 use crate::ga::config::EvolveConfig;
+use crate::games::BuiltIn;
 use crate::registry::GameRef;
 use crate::spsa::SpsaConfig;
 use crate::tuner::lineup::{Anchor, Lineup, Opponent};
 use crate::tuner::outside::OutsideConfig;
 
-/// The best weight table shipped for a game (weights/README.md, docs/strength.md), built into
-/// the binary: its file in the repository and its text. `None`: the game's hand table is its
-/// best.
-pub fn best_shipped(game: &str) -> Option<(&'static str, &'static str)> {
-    match game {
-        "connect6" => {
-            Some(("weights/connect6-versus-cloudict.toml", include_str!("../weights/connect6-versus-cloudict.toml")))
-        }
-        _ => None,
-    }
-}
-
-/// What `best` is for a game, for help texts and messages.
-pub fn best_described(game: &str) -> String {
-    match best_shipped(game) {
-        Some((file, _)) => format!("{file} (built in)"),
-        None => "its hand table (`defaults`)".into(),
-    }
-}
-
 /// Resolves a weight argument for `game`: a file path (TOML, or JSON as `export` writes it), a
 /// run's folder (its champion), or a built-in name — `best` (the best table shipped for the
-/// game, [`best_shipped`]), `defaults` (the hand-set table of the evaluation) or `random` /
+/// game, its [`Descriptor::best_weights`](crate::games::Descriptor::best_weights)), `defaults` (the hand-set table of the evaluation) or `random` /
 /// `random:SEED` (uniform in every weight's bounds).
 ///
 /// `eval` is the evaluation asked for on the command line, if any. A file names its own in
@@ -56,7 +37,7 @@ pub fn load_weights(spec: &str, eval: Option<&str>, game: GameRef) -> Result<(We
         None => game.default_evaluation(),
     };
     if spec == "best" {
-        let Some((file, text)) = best_shipped(game.name()) else {
+        let Some(BuiltIn { path: file, text }) = game.best_weights() else {
             return Ok((evaluation.schema.defaults(), Meta::default(), evaluation.name));
         };
         let choices = match eval {

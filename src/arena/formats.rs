@@ -18,44 +18,18 @@ use anyhow::{bail, Result};
 use crate::arena::records::{GameRecord, Outcome, Reason};
 use crate::arena::ArenaGame;
 use crate::core::game::Side;
-use crate::games::connect::board::Rules;
-use crate::games::connect::notation::parse_record_move;
+use crate::games::connect::sgf::SgfGame;
 
-/// How SGF knows a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SgfGame {
-    /// The `GM` number.
-    pub number: u32,
-    /// `RU`, where `GM` alone does not say which game it is.
-    pub rules: Option<&'static str>,
-    rules_of_board: Rules,
-}
-
-impl SgfGame {
-    /// The SGF form of a game, or an error naming the games that have one.
-    pub fn of(game: &dyn ArenaGame) -> Result<SgfGame> {
-        match game.name() {
-            "connect6" => Ok(SgfGame { number: 1, rules: Some("Connect6"), rules_of_board: Rules::CONNECT6 }),
-            "gomoku" => Ok(SgfGame { number: 4, rules: None, rules_of_board: Rules::GOMOKU }),
-            other => bail!(
-                "{other} moves pieces rather than placing stones: SGF and .psq have no form for its games \
-                 (its records, --records, hold them); they are written for connect6 and gomoku"
-            ),
-        }
-    }
-
-    /// Columns and rows.
-    pub fn size(&self) -> (usize, usize) {
-        (self.rules_of_board.width as usize, self.rules_of_board.height as usize)
-    }
-
-    /// The stones of a move in record notation as (column, row from the top), both from 0.
-    fn stones(&self, text: &str) -> Option<Vec<(usize, usize)>> {
-        let rules = self.rules_of_board;
-        let (w, h) = self.size();
-        let cells = parse_record_move(rules, text).ok()?;
-        Some(cells.into_iter().map(|c| (c as usize % w, h - 1 - c as usize / w)).collect())
-    }
+/// The SGF form of a game, or an error saying that its games have none.
+pub fn sgf_form(game: &dyn ArenaGame) -> Result<SgfGame> {
+    let Some(sgf) = game.sgf() else {
+        bail!(
+            "{} moves pieces rather than placing stones: SGF and .psq have no form for its games (its records, \
+             --records, hold them)",
+            game.name()
+        )
+    };
+    Ok(sgf)
 }
 
 /// A point in SGF letters: `a`..`z` then `A`..`Z` (FF[4] boards up to 52).
@@ -108,7 +82,7 @@ fn notes(record: &GameRecord) -> Vec<&str> {
 /// `RU`, `PB`, `PW`, `RE`, `GC` with the end reason and the opening's length), then a node per
 /// stone. A file of such lines is an SGF collection.
 pub fn to_sgf(record: &GameRecord, game: &dyn ArenaGame) -> Result<String> {
-    let sgf = SgfGame::of(game)?;
+    let sgf = sgf_form(game)?;
     let (w, h) = sgf.size();
     let size = if w == h { format!("{w}") } else { format!("{w}:{h}") };
     let mut s = format!("(;FF[4]CA[UTF-8]AP[evotune:{}]GM[{}]SZ[{size}]", env!("CARGO_PKG_VERSION"), sgf.number);
@@ -146,8 +120,8 @@ pub fn to_sgf(record: &GameRecord, game: &dyn ArenaGame) -> Result<String> {
 /// top; the records keep each side's total time, not each move's, so `ms` is 0), then the
 /// first and the second player's names and `-1`.
 pub fn to_psq(record: &GameRecord, game: &dyn ArenaGame) -> Result<String> {
-    let sgf = SgfGame::of(game)?;
-    if game.name() != "gomoku" {
+    let sgf = sgf_form(game)?;
+    if !sgf.has_psq() {
         bail!("{}: .psq files are Gomoku's (Piskvork); use --sgf for its games", game.name());
     }
     let (w, h) = sgf.size();

@@ -9,17 +9,18 @@ pub mod compare;
 pub mod formats;
 pub mod game;
 pub mod matches;
-#[cfg(test)]
-mod mock;
 pub mod openings;
 pub mod outside;
 pub mod player;
 pub mod records;
+#[cfg(test)]
+mod tests;
 pub mod tournament;
 pub mod validation;
 
 use crate::core::game::Side;
 use crate::core::openings::{OpeningBoard, OpeningConfig, OpeningMaker};
+use crate::games::connect::sgf::SgfGame;
 
 /// Why a list of record moves cannot start a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,4 +54,6 @@ pub trait ArenaGame: OpeningBoard + Send + Sync {
     /// is still undecided on the board, with no winner if nobody lost (`movecap`,
     /// `aborted`) and one if somebody did. The error says what does not match.
     fn check_record(&self, record: &records::GameRecord) -> Result<(), String>;
+    /// How SGF writes the game's records, if it can (games of stones on a grid).
+    fn sgf(&self) -> Option<SgfGame>;
 }

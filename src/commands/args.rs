@@ -257,7 +257,7 @@ pub struct SideArgs {
     #[arg(long, value_name = "KEY=VALUE")]
     pub b_engine: Vec<EngineOption>,
     /// The protocol of player A's outside engine (--a cmd:...); default: the game's (cloudict
-    /// for connect6, pbrain for gomoku, line for surakarta and einstein).
+    /// for connect6, pbrain for gomoku, line for the others).
     #[arg(long, value_enum, value_name = "PROTOCOL", help_heading = "Outside engines")]
     pub a_protocol: Option<Protocol>,
     /// The working directory of player A's outside engine.

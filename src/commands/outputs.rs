@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use crate::arena::formats::{to_psq, to_sgf, SgfGame};
+use crate::arena::formats::{sgf_form, to_psq, to_sgf};
 use crate::arena::records::{GameRecord, RecordWriter};
 use crate::fsutil::{write_atomic, LineLog};
 use crate::registry::GameRef;
@@ -59,10 +59,8 @@ impl GameOutputs {
     }
 
     fn open(game: GameRef, records: Option<RecordWriter>, files: &GameFileArgs) -> Result<GameOutputs> {
-        if files.sgf.is_some() || files.psq.is_some() {
-            SgfGame::of(game.arena())?;
-        }
-        if files.psq.is_some() && game.name() != "gomoku" {
+        let sgf = if files.sgf.is_some() || files.psq.is_some() { Some(sgf_form(game.arena())?) } else { None };
+        if files.psq.is_some() && !sgf.is_some_and(|s| s.has_psq()) {
             anyhow::bail!("--psq: .psq files are Gomoku's (Piskvork); --sgf writes {} games", game.name());
         }
         let sgf = files

@@ -11,10 +11,11 @@ use crate::core::limits::Limits;
 use crate::core::settings::EngineSettings;
 use crate::games::ProtocolOptions;
 use crate::player::player_from;
+use crate::registry::GameRef;
 
 /// The time of a move when neither `--depth`, `--nodes` nor `--time-ms` is given (and in
 /// Gomoku the manager gives no time either).
-pub use crate::games::gomoku::pbrain::DEFAULT_MOVE_MS;
+pub use crate::games::DEFAULT_MOVE_MS;
 
 /// `evotune play`'s arguments; its help is the command's entry in [`crate::cli::Command`].
 #[derive(Args, Debug)]
@@ -51,7 +52,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let player = player_from(&args.weights, &args.engine, game)?;
     let options = ProtocolOptions {
         name: args.name.clone(),
-        limits: play_limits(args.engine.limits(), game.name()),
+        limits: play_limits(args.engine.limits(), game),
         flip_rows: args.flip_rows,
         errors_to_stderr: args.errors_to_stderr,
         pad_single: !args.no_pad,
@@ -62,10 +63,11 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     Ok(())
 }
 
-/// The limits `play` searches with: the user's, or [`DEFAULT_MOVE_MS`] a move. Gomoku's
-/// front end gets the user's as they are, and keeps to the manager's times (or the default).
-pub fn play_limits(user: Limits, game: &str) -> Limits {
-    if user.is_unlimited() && game != "gomoku" {
+/// The limits `play` searches with: the user's, or [`DEFAULT_MOVE_MS`] a move. A protocol with
+/// a clock of its own (Gomoku's) gets the user's as they are, and keeps to the manager's times
+/// (or the default).
+pub fn play_limits(user: Limits, game: GameRef) -> Limits {
+    if user.is_unlimited() && !game.protocol_keeps_time() {
         Limits::time_ms(DEFAULT_MOVE_MS)
     } else {
         user
@@ -75,13 +77,14 @@ pub fn play_limits(user: Limits, game: &str) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::{CONNECT6, EINSTEIN, GOMOKU};
 
     #[test]
     fn play_moves_in_a_second_unless_told_otherwise() {
-        assert_eq!(play_limits(Limits::default(), "connect6"), Limits::time_ms(1000));
-        assert_eq!(play_limits(Limits::default(), "einstein"), Limits::time_ms(1000));
-        assert_eq!(play_limits(Limits::depth(3), "connect6"), Limits::depth(3));
+        assert_eq!(play_limits(Limits::default(), CONNECT6), Limits::time_ms(1000));
+        assert_eq!(play_limits(Limits::default(), EINSTEIN), Limits::time_ms(1000));
+        assert_eq!(play_limits(Limits::depth(3), CONNECT6), Limits::depth(3));
         // Gomoku's time is the manager's (crate::games::gomoku::pbrain::move_limits).
-        assert_eq!(play_limits(Limits::default(), "gomoku"), Limits::default());
+        assert_eq!(play_limits(Limits::default(), GOMOKU), Limits::default());
     }
 }

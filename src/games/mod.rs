@@ -1,8 +1,8 @@
 //! The games evotune tunes, one folder each, and what a game folder implements to join the
 //! registry ([`crate::registry`]): [`crate::core::game::Game`] (rules and notation),
 //! [`crate::search::Searchable`] (its evaluations and how it is searched) and [`Descriptor`]
-//! (everything else the tool needs of it: openings, bench positions, its built-in config,
-//! its engine protocol).
+//! (everything else the tool needs of it: openings, bench positions, its built-in config and
+//! best table, its engine protocol).
 
 pub mod connect;
 pub mod einstein;
@@ -14,7 +14,12 @@ use std::io::{BufRead, Write};
 
 use crate::core::limits::Limits;
 use crate::core::openings::{OpeningConfig, OpeningMaker};
+use crate::games::connect::sgf::SgfGame;
 use crate::search::{Engine, Searchable};
+
+/// The time of a move in `evotune play` when neither the user (`--depth`, `--nodes`,
+/// `--time-ms`) nor the protocol (Gomocup's `INFO`) limits it.
+pub const DEFAULT_MOVE_MS: u64 = 1000;
 
 /// How a protocol front end talks (each game's protocol reads what applies to it).
 #[derive(Clone, Debug, PartialEq)]
@@ -69,6 +74,21 @@ pub trait Descriptor: Searchable {
     /// The GA config `evotune evolve --game NAME` runs without `--config` (a quick run: minutes
     /// on two cores), one of `configs/`.
     fn quick_config(&self) -> BuiltIn;
+    /// The best weight table shipped for the game, one of `weights/` built into the binary
+    /// (what `best` plays), when one beats the hand table; `None`: the hand table is its best.
+    fn best_weights(&self) -> Option<BuiltIn> {
+        None
+    }
+    /// Whether the game's engine protocol brings its own clock (Gomocup's `INFO` times): `play`
+    /// then hands it the user's limits as they are instead of a second a move.
+    fn protocol_keeps_time(&self) -> bool {
+        false
+    }
+    /// How SGF (and, for Gomoku's family, Piskvork's `.psq`) writes the game's records: games
+    /// of stones on a grid; `None` for games that move pieces.
+    fn sgf(&self) -> Option<SgfGame> {
+        None
+    }
     /// Runs the game's engine protocol on `input` until it ends.
     fn play_protocol(
         &self,

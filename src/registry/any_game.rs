@@ -16,6 +16,7 @@ use crate::core::game::{Evaluation, GameMove, Position, Side, Status};
 use crate::core::limits::Limits;
 use crate::core::openings::{OpeningBoard, OpeningConfig, OpeningMaker};
 use crate::core::weights::Schema;
+use crate::games::connect::sgf::SgfGame;
 use crate::games::{BuiltIn, Descriptor, ProtocolOptions};
 use crate::search::{Engine, MoveRank, Searcher};
 
@@ -66,6 +67,12 @@ pub trait AnyGame: ArenaGame {
 
     /// The game's built-in GA config (`evotune evolve --game NAME` without `--config`).
     fn quick_config(&self) -> BuiltIn;
+
+    /// The best weight table shipped for the game ([`Descriptor::best_weights`]).
+    fn best_weights(&self) -> Option<BuiltIn>;
+
+    /// Whether the game's protocol keeps its own clock ([`Descriptor::protocol_keeps_time`]).
+    fn protocol_keeps_time(&self) -> bool;
 
     /// Speaks the game's engine protocol for `player` until the input ends.
     fn play_protocol(
@@ -209,6 +216,10 @@ impl<G: Descriptor> ArenaGame for Registered<G> {
         Err(format!("its moves leave the game {made}, but the record says {said} ({})", reason.as_str()))
     }
 
+    fn sgf(&self) -> Option<SgfGame> {
+        self.0.sgf()
+    }
+
     fn movers(&self, moves: &[String]) -> Vec<Side> {
         let mut pos = self.0.start();
         let mut sides = Vec::with_capacity(moves.len());
@@ -312,6 +323,14 @@ impl<G: Descriptor> AnyGame for Registered<G> {
 
     fn quick_config(&self) -> BuiltIn {
         self.0.quick_config()
+    }
+
+    fn best_weights(&self) -> Option<BuiltIn> {
+        self.0.best_weights()
+    }
+
+    fn protocol_keeps_time(&self) -> bool {
+        self.0.protocol_keeps_time()
     }
 
     fn play_protocol(

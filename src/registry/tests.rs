@@ -55,6 +55,60 @@ fn every_game_provides_what_the_tools_need() {
     }
 }
 
+/// "A game is one folder and one line" (docs/architecture.md, "Add a game"): outside the game
+/// folders, the registry and the papers' reproductions (each about one game), no production
+/// code names a game, so a new game is added without an edit anywhere else. The one file left
+/// is the referee's side of the protocols made for one game (Connect6's and Gomoku's own;
+/// the line protocol serves any other game). Test code (`tests.rs`, a file's `mod tests`) is
+/// not counted.
+#[test]
+fn no_code_outside_the_game_folders_names_a_game() {
+    const OWN_ROOMS: [&str; 3] = ["src/games/", "src/registry/", "src/reproduce/"];
+    const PROTOCOLS: &str = "src/arena/outside/protocol.rs";
+    fn sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    sources(&root.join("src"), &mut files);
+    let quoted: Vec<String> = names().iter().map(|n| format!("\"{n}\"")).collect();
+    let mut found = Vec::new();
+    let mut protocol_names = 0;
+    for path in files {
+        let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+        if OWN_ROOMS.iter().any(|r| rel.starts_with(r)) || rel.ends_with("/tests.rs") || rel.contains("/tests/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // A file's tests: `#[cfg(test)]` and `mod tests` after it, to the end.
+        let tests = (0..lines.len())
+            .find(|&i| {
+                lines[i].trim() == "#[cfg(test)]" && lines.get(i + 1).is_some_and(|l| l.starts_with("mod tests"))
+            })
+            .unwrap_or(lines.len());
+        for (i, line) in lines[..tests].iter().enumerate() {
+            let code = line.split("//").next().unwrap();
+            if quoted.iter().any(|q| code.contains(q.as_str())) {
+                if rel == PROTOCOLS {
+                    protocol_names += 1;
+                } else {
+                    found.push(format!("{rel}:{}: {}", i + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "code outside the game folders names a game:\n{}", found.join("\n"));
+    assert!(protocol_names > 0, "{PROTOCOLS} names the games of Connect6's and Gomoku's own protocols");
+}
+
 /// A record is replayed before it is trusted: its result must be what its moves make.
 #[test]
 fn a_record_whose_result_its_moves_do_not_make_is_refused() {

@@ -146,8 +146,8 @@ impl OutsideConfig {
             Some(p) => Protocol::parse(p).map_err(|e| anyhow::anyhow!("[outside] protocol = {p:?}: {e}"))?,
             None => Protocol::default_for(game),
         };
-        if !protocol.games().contains(&game) {
-            bail!("[outside] protocol = {:?}: plays {}, not {game}", protocol.name(), protocol.games().join(" and "));
+        if !protocol.plays(game) {
+            bail!("[outside] protocol = {:?}: plays {}, not {game}", protocol.name(), protocol.games_text());
         }
         Ok(protocol)
     }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::arena::mock::{player, two_openings, FirstWeightWins};
+use crate::arena::tests::{player, two_openings, FirstWeightWins};
 use crate::report::progress::ProgressMode;
 
 /// The larger first weight wins; ties go to the seed's parity.

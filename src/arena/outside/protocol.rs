@@ -34,8 +34,8 @@ pub enum Protocol {
     /// Gomocup's pbrain protocol (`START`, `RESTART`, `BEGIN`, `TURN`, `BOARD`, `INFO`, `END`;
     /// the Gomoku default).
     Pbrain,
-    /// evotune's line protocol of Surakarta and EinStein (`new`, `move`, `roll`, `go`, `quit`;
-    /// their default).
+    /// evotune's line protocol (`new`, `move`, `roll`, `go`, `quit`), in record notation: the
+    /// protocol (and the default) of every game but Connect6 and Gomoku.
     Line,
 }
 
@@ -121,33 +121,59 @@ impl Protocol {
         })
     }
 
-    /// The games an engine on this protocol can play.
-    pub fn games(self) -> &'static [&'static str] {
+    /// The game a protocol of one game was made for (the competition protocols Connect6's,
+    /// pbrain Gomocup's); `None` for the line protocol, which speaks the record notation of any
+    /// game, so that a new game's engines need nothing here.
+    fn own_game(self) -> Option<&'static str> {
         match self {
-            Protocol::Connect6 | Protocol::Cloudict => &["connect6"],
-            Protocol::Pbrain => &["gomoku"],
-            Protocol::Line => &["surakarta", "einstein"],
+            Protocol::Connect6 | Protocol::Cloudict => Some("connect6"),
+            Protocol::Pbrain => Some("gomoku"),
+            Protocol::Line => None,
+        }
+    }
+
+    /// Whether an engine on this protocol can play `game`: the one game of a game's own
+    /// protocol; with the line protocol, every game that has no protocol of its own.
+    pub fn plays(self, game: &str) -> bool {
+        match self.own_game() {
+            Some(own) => own == game,
+            None => Protocol::ALL.iter().all(|p| p.own_game() != Some(game)),
+        }
+    }
+
+    /// The games an engine on this protocol can play, for messages.
+    pub fn games_text(self) -> String {
+        match self.own_game() {
+            Some(own) => own.to_string(),
+            None => {
+                let mut own: Vec<&str> = Protocol::ALL.iter().filter_map(|p| p.own_game()).collect();
+                own.dedup();
+                format!("every game but {}", own.join(" and "))
+            }
         }
     }
 
     /// The protocols of a game.
     pub fn for_game(game: &str) -> Vec<Protocol> {
-        Protocol::ALL.into_iter().filter(|p| p.games().contains(&game)).collect()
+        Protocol::ALL.into_iter().filter(|p| p.plays(game)).collect()
     }
 
-    /// The protocol an engine of `game` speaks unless told otherwise: the one that can start
-    /// from any opening.
+    /// The protocol an engine of `game` speaks unless told otherwise: the first of its
+    /// protocols that can start from any opening (Cloudict's rather than the plain competition
+    /// protocol for Connect6).
     pub fn default_for(game: &str) -> Protocol {
-        match game {
-            "gomoku" => Protocol::Pbrain,
-            "surakarta" | "einstein" => Protocol::Line,
-            _ => Protocol::Cloudict,
-        }
+        Protocol::ALL.into_iter().find(|&p| p.plays(game) && p.sets_up_openings()).unwrap_or(Protocol::Line)
+    }
+
+    /// Whether a game can be set up from an opening (all but the plain competition protocol,
+    /// whose games start from the empty board).
+    fn sets_up_openings(self) -> bool {
+        self != Protocol::Connect6
     }
 
     /// Whether a game can start from this opening with an engine on this protocol.
     pub fn starts_from(self, opening: &[String]) -> Result<(), String> {
-        if self == Protocol::Connect6 && !opening.is_empty() {
+        if !self.sets_up_openings() && !opening.is_empty() {
             return Err(format!(
                 "the connect6 protocol starts every game from the empty board and cannot set up an opening of {} move(s): \
                  use the cloudict protocol, or an opening suite of empty openings (a line `-`)",
@@ -506,8 +532,13 @@ mod tests {
         assert_eq!(Protocol::parse("pbrain"), Ok(Protocol::Pbrain));
         assert!(Protocol::parse("uci").unwrap_err().contains("connect6, cloudict, pbrain, line"));
         assert_eq!(Protocol::for_game("connect6"), [Protocol::Connect6, Protocol::Cloudict]);
+        assert_eq!(Protocol::for_game("gomoku"), [Protocol::Pbrain]);
+        assert_eq!(Protocol::for_game("a-new-game"), [Protocol::Line]);
+        assert_eq!(Protocol::Line.games_text(), "every game but connect6 and gomoku");
+        let defaults: Vec<Protocol> = crate::registry::names().into_iter().map(Protocol::default_for).collect();
+        assert_eq!(defaults, [Protocol::Cloudict, Protocol::Pbrain, Protocol::Line, Protocol::Line]);
         for g in crate::registry::names() {
-            assert!(Protocol::default_for(g).games().contains(&g), "{g}");
+            assert!(Protocol::default_for(g).plays(g), "{g}");
         }
     }
 }

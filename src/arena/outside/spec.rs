@@ -127,11 +127,11 @@ impl EngineSpec {
         }
         options.env.extend(extra.env.iter().cloned());
         let protocol = extra.protocol.or(options.protocol).unwrap_or_else(|| Protocol::default_for(game));
-        if !protocol.games().contains(&game) {
+        if !protocol.plays(game) {
             return Err(format!(
                 "protocol `{}` plays {}, not {game}; {game} engines speak {}",
                 protocol.name(),
-                protocol.games().join(" and "),
+                protocol.games_text(),
                 Protocol::for_game(game).iter().map(|p| p.name()).collect::<Vec<_>>().join(" or ")
             ));
         }

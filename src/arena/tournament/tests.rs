@@ -1,6 +1,6 @@
 use super::*;
-use crate::arena::mock::{player, two_openings, FirstWeightWins};
 use crate::arena::records::Outcome;
+use crate::arena::tests::{player, two_openings, FirstWeightWins};
 use crate::report::progress::ProgressMode;
 
 /// The larger first weight wins; equal weights draw.

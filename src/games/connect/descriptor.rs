@@ -1,5 +1,5 @@
 //! Connect6 as the registry sees it: its openings, its bench positions, its built-in config
-//! and its engine protocol.
+//! and best table, and its engine protocol.
 
 use std::io::{BufRead, Write};
 
@@ -8,6 +8,7 @@ use crate::games::connect::board::Board;
 use crate::games::connect::game::{Connect6, ConnectGame};
 use crate::games::connect::openings::{canonical, stones_in_turns, ConnectOpenings};
 use crate::games::connect::protocol;
+use crate::games::connect::sgf::SgfGame;
 use crate::games::{BuiltIn, Descriptor, ProtocolOptions};
 use crate::search::Engine;
 
@@ -51,6 +52,19 @@ impl Descriptor for Connect6 {
 
     fn quick_config(&self) -> BuiltIn {
         BuiltIn { path: "configs/quick.toml", text: include_str!("../../../configs/quick.toml") }
+    }
+
+    /// SGF has no number of Connect6: Go's (`GM[1]`), whose 19x19 board and two-letter points
+    /// are Connect6's, with `RU[Connect6]`.
+    fn sgf(&self) -> Option<SgfGame> {
+        Some(SgfGame { number: 1, rules: Some("Connect6"), board: Self::RULES })
+    }
+
+    fn best_weights(&self) -> Option<BuiltIn> {
+        Some(BuiltIn {
+            path: "weights/connect6-versus-cloudict.toml",
+            text: include_str!("../../../weights/connect6-versus-cloudict.toml"),
+        })
     }
 
     fn play_protocol(

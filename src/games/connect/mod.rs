@@ -10,6 +10,7 @@ pub mod notation;
 pub mod openings;
 pub mod protocol;
 pub mod search;
+pub mod sgf;
 pub mod vcdt;
 
 pub use board::{Board, Cell, Colour, Rules};

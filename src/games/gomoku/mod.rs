@@ -33,6 +33,7 @@ use crate::games::connect::movegen::Move;
 use crate::games::connect::notation::{board_from_record_moves, move_to_record, play_move};
 use crate::games::connect::openings::{canonical, stones_in_turns, ConnectOpenings};
 use crate::games::connect::search::{self as connect_search, ConnectGen, ThreatSpace};
+use crate::games::connect::sgf::SgfGame;
 use crate::games::{BuiltIn, Descriptor, ProtocolOptions};
 use crate::search::{Engine, Exact, Playouts, Root, Searchable, TreeGame, TreeSearch};
 use tuple6::{Tuple6Eval, WindowCounts, GOMOKU_TUPLE6};
@@ -325,6 +326,15 @@ impl Descriptor for Gomoku {
 
     fn quick_config(&self) -> BuiltIn {
         BuiltIn { path: "configs/gomoku-quick.toml", text: include_str!("../../../configs/gomoku-quick.toml") }
+    }
+
+    fn sgf(&self) -> Option<SgfGame> {
+        Some(SgfGame { number: SgfGame::GOMOKU_NUMBER, rules: None, board: Rules::GOMOKU })
+    }
+
+    /// The manager's `INFO timeout_turn` / `timeout_match` / `time_left`.
+    fn protocol_keeps_time(&self) -> bool {
+        true
     }
 
     fn play_protocol(

@@ -28,7 +28,7 @@ use crate::games::connect::game::ConnectPosition;
 use crate::games::connect::movegen::Move;
 use crate::games::gomoku::{Gomoku, GomokuBoard};
 use crate::games::line_protocol::{clip, one_line, read_command};
-use crate::games::ProtocolOptions;
+use crate::games::{ProtocolOptions, DEFAULT_MOVE_MS};
 use crate::search::Engine;
 
 /// The board side this engine plays.
@@ -41,9 +41,6 @@ const TIME_MARGIN_MS: u64 = 50;
 const MOVES_TO_GO: u64 = 25;
 /// Under a match clock, the most of the time left one move may take: a tenth.
 const MATCH_SHARE: u64 = 10;
-/// The time of a move when neither the user (`--depth`, `--nodes`, `--time-ms`) nor the
-/// manager (`INFO`) limits it.
-pub const DEFAULT_MOVE_MS: u64 = 1000;
 /// `INFO time_left` of a match without a time limit.
 const UNLIMITED_LEFT: u64 = 2_147_483_647;
 

@@ -1,14 +1,16 @@
-//! Test doubles for the arena's tests: a referee that decides a game by the players' first
+//! What the arena's tests share: a referee that decides a game by the players' first
 //! weights (no engine plays), players that differ only there, and two openings.
 
 use crate::arena::game::Referee;
 use crate::arena::openings::OpeningSuite;
 use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome, Reason};
+use crate::arena::ArenaGame;
 use crate::core::limits::Limits;
 use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 use crate::games::connect::eval::CONNECT6_ROADS;
+use crate::registry::CONNECT6;
 
 /// The player with the larger first weight wins; equal weights give `ties(seed)`.
 pub struct FirstWeightWins {
@@ -26,7 +28,7 @@ impl Referee for FirstWeightWins {
         GameRecord {
             result,
             reason: Reason::Adjudicated,
-            ..GameRecord::start("connect6", &first.name, &second.name, opening, seed)
+            ..GameRecord::start(CONNECT6.name(), &first.name, &second.name, opening, seed)
         }
     }
 }
@@ -41,5 +43,5 @@ pub fn player(name: &str, first: i32) -> Player {
 
 /// Two one-stone Connect6 openings.
 pub fn two_openings() -> OpeningSuite {
-    OpeningSuite { game: crate::registry::CONNECT6, openings: vec![vec!["j10".into()], vec!["k10".into()]] }
+    OpeningSuite { game: CONNECT6, openings: vec![vec!["j10".into()], vec!["k10".into()]] }
 }
