@@ -42,25 +42,29 @@ fn bench_and_bestmove() {
 fn a_match_shares_the_dice_within_each_pair() {
     let dir = tempfile::tempdir().unwrap();
     let records = dir.path().join("games.jsonl");
-    let (out, _) = ok(&[
-        "match",
-        "--game",
-        "einstein",
-        "--a",
-        "defaults",
-        "--b",
-        "defaults",
-        "--b-eval",
-        "plain",
-        "--search",
-        "mcts",
-        "--nodes",
-        "200",
-        "--pairs",
-        "6",
-        "--records",
-        s(&records),
-    ]);
+    // Plain MCTS against the hybrid evaluation's, 200 playouts a move, 6 pairs.
+    let play = |records: &std::path::Path| {
+        ok(&[
+            "match",
+            "--game",
+            "einstein",
+            "--a",
+            "defaults",
+            "--b",
+            "defaults",
+            "--b-eval",
+            "plain",
+            "--search",
+            "mcts",
+            "--nodes",
+            "200",
+            "--pairs",
+            "6",
+            "--records",
+            s(records),
+        ])
+    };
+    let (out, _) = play(&records);
     assert!(out.contains("12 games"), "{out}");
     let games: Vec<serde_json::Value> =
         std::fs::read_to_string(&records).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -78,25 +82,7 @@ fn a_match_shares_the_dice_within_each_pair() {
     }
     // The same match again: the same games.
     let again = dir.path().join("again.jsonl");
-    ok(&[
-        "match",
-        "--game",
-        "einstein",
-        "--a",
-        "defaults",
-        "--b",
-        "defaults",
-        "--b-eval",
-        "plain",
-        "--search",
-        "mcts",
-        "--nodes",
-        "200",
-        "--pairs",
-        "6",
-        "--records",
-        s(&again),
-    ]);
+    play(&again);
     let strip = |t: String| t.lines().map(|l| l.split("\"first_ms\"").next().unwrap().to_string()).collect::<Vec<_>>();
     assert_eq!(strip(std::fs::read_to_string(&records).unwrap()), strip(std::fs::read_to_string(&again).unwrap()));
 }

@@ -223,16 +223,20 @@ impl Session<'_> {
         self.engine_move()
     }
 
-    fn turn(&mut self, args: &[&str]) -> Reply {
-        if let Err(e) = self.need_start() {
-            return Reply::Error(e);
+    /// The one `x,y` argument of a command that needs a started game (`usage`: the command's
+    /// form, for the error).
+    fn one_cell(&self, args: &[&str], usage: &str) -> Result<Cell, String> {
+        self.need_start()?;
+        match args {
+            [xy] => parse_xy(xy),
+            _ => Err(format!("expected `{usage}`")),
         }
-        let c = match args {
-            [xy] => match parse_xy(xy) {
-                Ok(c) => c,
-                Err(e) => return Reply::Error(e),
-            },
-            _ => return Reply::Error("expected `TURN x,y`".into()),
+    }
+
+    fn turn(&mut self, args: &[&str]) -> Reply {
+        let c = match self.one_cell(args, "TURN x,y") {
+            Ok(c) => c,
+            Err(e) => return Reply::Error(e),
         };
         if let Err(e) = self.playable() {
             return Reply::Error(e);
@@ -333,15 +337,9 @@ impl Session<'_> {
     }
 
     fn takeback(&mut self, args: &[&str]) -> Reply {
-        if let Err(e) = self.need_start() {
-            return Reply::Error(e);
-        }
-        let c = match args {
-            [xy] => match parse_xy(xy) {
-                Ok(c) => c,
-                Err(e) => return Reply::Error(e),
-            },
-            _ => return Reply::Error("expected `TAKEBACK x,y`".into()),
+        let c = match self.one_cell(args, "TAKEBACK x,y") {
+            Ok(c) => c,
+            Err(e) => return Reply::Error(e),
         };
         if self.board.board().history().last() != Some(&c) {
             return Reply::Error(format!("{}: not the last stone played", clip(args[0])));
