@@ -25,11 +25,11 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, Result};
 
 use crate::arena::game::GameSettings;
-use crate::arena::matches::{play_match, MatchConfig, MatchReport};
-use crate::arena::openings::{OpeningSuite, Openings};
+use crate::arena::matches::MatchReport;
+use crate::arena::openings::OpeningSuite;
 use crate::arena::player::Player;
 use crate::core::game::split_moves;
 use crate::core::limits::Limits;
@@ -202,23 +202,12 @@ impl Duel {
 fn duel(hybrid: &Player, plain: &Player, openings: &OpeningSuite, pairs: usize, setup: &Setup) -> Result<Duel> {
     let settings = GameSettings::default();
     let referee = EngineReferee { game: GAME, settings };
-    let config = MatchConfig { pairs, seed: setup.seed_for(MATCH), sprt: None };
     let (hybrid_total, plain_total) = (AtomicU64::new(0), AtomicU64::new(0));
-    let report = play_match(
-        &referee,
-        hybrid,
-        plain,
-        &mut Openings::fixed(openings.clone()),
-        &config,
-        &Default::default(),
-        setup.mode,
-        false,
-        &|_, g| {
-            let (h, p) = if g.first == hybrid.name { (g.first_ms, g.second_ms) } else { (g.second_ms, g.first_ms) };
-            hybrid_total.fetch_add(h, Ordering::Relaxed);
-            plain_total.fetch_add(p, Ordering::Relaxed);
-        },
-    )?;
+    let report = setup.play_match(&referee, hybrid, plain, openings, pairs, MATCH, &|_, g| {
+        let (h, p) = if g.first == hybrid.name { (g.first_ms, g.second_ms) } else { (g.second_ms, g.first_ms) };
+        hybrid_total.fetch_add(h, Ordering::Relaxed);
+        plain_total.fetch_add(p, Ordering::Relaxed);
+    })?;
     let (hybrid_ms, plain_ms) = (hybrid_total.into_inner(), plain_total.into_inner());
     Ok(Duel { report, hybrid_ms, plain_ms })
 }
@@ -406,7 +395,6 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let mut out =
         Reproduction::new("Song Yingjian et al. 2022: hybrid-evaluation MCTS vs plain MCTS (EinStein würfelt nicht)");
     out.add("song2022", table(&measured, options));
-    std::fs::create_dir_all(&setup.out).with_context(|| format!("{}: cannot create", setup.out.display()))?;
     out.write(&setup.out)?;
     Ok(out)
 }
