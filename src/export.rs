@@ -70,12 +70,15 @@ pub fn to_json(weights: &Weights, meta: &Meta) -> String {
     let mut meta = meta.clone();
     meta.game = Some(schema.game.into());
     meta.eval = Some(schema.eval.into());
-    let doc = serde_json::json!({
+    let mut doc = serde_json::json!({
         "game": schema.game,
         "eval": schema.eval,
         "meta": serde_json::to_value(&meta).unwrap_or_default(),
         "weights": serde_json::Value::Object(map),
     });
+    if let Some(engine) = &meta.engine {
+        doc["engine"] = serde_json::to_value(engine).unwrap_or_default();
+    }
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s

@@ -1,6 +1,6 @@
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use evotune::cli::Cli;
 use evotune::tuner::executor::EXIT_INTERRUPTED;
@@ -8,7 +8,10 @@ use evotune::tuner::interrupted::Interrupted;
 
 fn main() -> ExitCode {
     restore_sigpipe();
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // A weight table's engine settings give way to those the user typed.
+    evotune::core::settings::note_command_line(&matches);
     evotune::interrupt::install();
     let result = cli.command.run();
     match result {

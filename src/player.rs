@@ -106,6 +106,18 @@ pub fn player_from(spec: &str, engine: &EngineSettings, game: GameRef) -> Result
 /// [`player_from`], with options for an outside engine given beside its text
 /// (`--a-protocol`, ...); they are an error for any other player.
 pub fn player_with(spec: &str, engine: &EngineSettings, outside: &SpecOptions, game: GameRef) -> Result<Player> {
+    player_keeping(spec, engine, outside, game, &[])
+}
+
+/// [`player_with`]; a table's `[engine]` (the settings it was tuned with) applies except the
+/// settings given on the command line and those in `kept` (a side's own overrides).
+pub fn player_keeping(
+    spec: &str,
+    engine: &EngineSettings,
+    outside: &SpecOptions,
+    game: GameRef,
+    kept: &[&str],
+) -> Result<Player> {
     let (name, spec) = split_name(spec);
     if is_outside(spec) {
         return outside_player(name, spec, engine, outside, game);
@@ -116,6 +128,8 @@ pub fn player_with(spec: &str, engine: &EngineSettings, outside: &SpecOptions, g
         );
     }
     let name = name.unwrap_or_else(|| player_name(spec));
+    let (weights, meta, eval) = load_weights(spec, engine.eval.as_deref(), game)?;
+    let engine = with_table_engine(engine, &meta, spec, kept)?;
     if engine.search_threads > 1 && engine.search != SearchKind::Pvs {
         bail!(
             "--search-threads {}: only the pvs search runs on several threads (this player's is {})",
@@ -123,10 +137,33 @@ pub fn player_with(spec: &str, engine: &EngineSettings, outside: &SpecOptions, g
             engine.search.name()
         );
     }
-    let (weights, _, eval) = load_weights(spec, engine.eval.as_deref(), game)?;
     let settings = EngineSettings { eval: Some(eval.to_string()), ..engine.clone() };
     let limits = engine.limits_or(default_limits(settings.search));
     Ok(Player::new(name, weights, settings, limits))
+}
+
+/// `engine` with a table's `[engine]` applied (the settings it was tuned and validated with),
+/// except the settings given on the command line and those in `kept`.
+pub fn with_table_engine(engine: &EngineSettings, meta: &Meta, spec: &str, kept: &[&str]) -> Result<EngineSettings> {
+    let Some(table) = &meta.engine else { return Ok(engine.clone()) };
+    let given = |key: &str| kept.contains(&key) || crate::core::settings::given_on_command_line(key);
+    engine.with_table_engine(table, &given).map_err(|e| anyhow::anyhow!("{spec}: {e}"))
+}
+
+/// The `[engine]` of the table a player argument loads, if it is a table that has one.
+pub fn table_engine_of(spec: &str, eval: Option<&str>, game: GameRef) -> Option<toml::Table> {
+    let (_, spec) = split_name(spec);
+    if is_outside_player(spec) || is_built_in(spec) {
+        return None;
+    }
+    load_weights(spec, eval, game).ok()?.1.engine
+}
+
+/// Whether a player argument names a built-in table without settings of its own (`defaults`,
+/// `random`, `random:SEED`).
+pub fn is_built_in(spec: &str) -> bool {
+    let (_, spec) = split_name(spec);
+    spec == "defaults" || spec == "random" || spec.starts_with("random:")
 }
 
 /// A fixed opponent of a tuning run (an anchor, a validation opponent): a weight table played
@@ -139,7 +176,12 @@ pub fn fixed_opponent(spec: &str, engine: &EngineSettings, eval: &str, game: Gam
         let p = player_with(spec, &settings, &SpecOptions::default(), game)?;
         return Ok(Player { weights: schema.defaults(), ..p });
     }
-    let (w, _, _) = load_weights(spec, Some(eval), game)?;
+    let (w, meta, _) = load_weights(spec, Some(eval), game)?;
+    // A table tuned with other engine settings plays with them (the run's limits stay).
+    let settings = match &meta.engine {
+        Some(table) => settings.with_table_engine(table, &|_| false).map_err(|e| anyhow::anyhow!("{spec}: {e}"))?,
+        None => settings,
+    };
     let limits = settings.limits();
     Ok(Player::new(player_name(spec), Weights::clamped(schema, w.values().to_vec()), settings, limits))
 }

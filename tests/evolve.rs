@@ -54,6 +54,22 @@ fn tiny_run_writes_everything_and_threads_do_not_matter() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("bestmove "));
     let out = evotune(&["export", "--weights", s(&champion), "--format", "c"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("static const int evotune_connect6_roads_weights"));
+    // The champion carries the engine it was tuned with, and the README's way of measuring it
+    // (`match --a RUN --b defaults` at the run's depth, no engine flags) plays the report's
+    // validation games: the same result.
+    let text = std::fs::read_to_string(&champion).unwrap();
+    assert!(text.contains("[engine]") && text.contains("singles = 12") && text.contains("width = 16"), "{text}");
+    let out = evotune(&["match", "--a", s(&results), "--b", "defaults", "--pairs", "4", "--depth", "1"]);
+    let matched = String::from_utf8_lossy(&out.stdout);
+    let wdl = |text: &str, from: &str| {
+        let line = text
+            .lines()
+            .find(|l| l.contains(from) && l.contains(" W "))
+            .unwrap_or_else(|| panic!("no `{from}` in {text}"));
+        let at = line.find(" W ").unwrap();
+        line[at..].split([',', '(']).next().unwrap().trim().to_string()
+    };
+    assert_eq!(wdl(&matched, " games, W "), wdl(&stderr, "validation vs defaults: "), "{matched}\n{stderr}");
     // A second run of the same config does not overwrite the first, and says so on its first
     // line and its last.
     let out = evotune(&["evolve", "--config", s(&config), "--out", s(&one), "--generations", "1", "--log"]);

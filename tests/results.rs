@@ -1,6 +1,6 @@
 //! What `match` says while it runs and what survives it: an SPRT's progress toward its
 //! bounds (not an ETA to the pairs cap), the standings and the games on Ctrl-C, and a match
-//! continued from its records.
+//! continued from its records; a table plays with the engine settings it was tuned with.
 
 use std::process::{Command, Stdio};
 
@@ -174,4 +174,53 @@ fn ctrl_c_during_a_tournament_keeps_the_games_and_prints_the_tables() {
         };
         assert!(scored >= 2 && scored as usize <= kept, "{scored} scored, {kept} kept: {stdout}");
     }
+}
+
+/// A weight table with the engine settings it was tuned with, written as the tuners write
+/// their champions.
+fn table_with_engine(path: &std::path::Path, engine: Option<&str>) {
+    use evotune::core::weights::Meta;
+    let weights = evotune::player::random_weights(&evotune::games::connect::eval::CONNECT6_ROADS, 3);
+    let engine = engine.map(|e| e.parse::<toml::Table>().unwrap());
+    std::fs::write(path, weights.to_toml(&Meta { engine, ..Meta::default() })).unwrap();
+}
+
+/// The champion plays with the engine it was tuned with: a table's `[engine]` applies in
+/// `match` (and to the built-in table it meets, so that the comparison is the run's), and in
+/// `bestmove`, unless the command line gives a setting; the games are those of the same
+/// weights with the settings typed out. (A table with `[engine]` was refused before.)
+#[test]
+fn a_tables_engine_settings_are_the_ones_it_plays_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tuned, plain) = (dir.path().join("tuned.toml"), dir.path().join("plain.toml"));
+    let engine = "singles = 3\nseconds = 2\nwidth = 4\nrefutation_nodes = 0\nquiet_refutation_nodes = 0\n";
+    table_with_engine(&tuned, Some(engine));
+    table_with_engine(&plain, None);
+    let text = std::fs::read_to_string(&tuned).unwrap();
+    assert!(text.contains("[engine]") && text.contains("width = 4"), "{text}");
+    let typed = ["--singles", "3", "--seconds", "2", "--width", "4", "--refutation-nodes", "0"];
+    let typed = [&typed[..], &["--quiet-refutation-nodes", "0"]].concat();
+    let play = |a: &std::path::Path, flags: &[&str], name: &str| {
+        let records = dir.path().join(name);
+        let base = ["match", "--a", s(a), "--b", "defaults", "--pairs", "2", "--depth", "2", "--threads", "2"];
+        ok(&[&base[..], flags, &["--records", s(&records)]].concat());
+        // Moves and results (the tables' names differ).
+        games(&records).into_iter().map(|(moves, result, _)| (moves, result)).collect::<Vec<_>>()
+    };
+    let as_tuned = play(&tuned, &[], "tuned.jsonl");
+    assert_eq!(as_tuned, play(&plain, &typed, "typed.jsonl"), "the table's settings, on both sides");
+    // A setting on the command line wins over the table's (and makes a difference here).
+    let wider = [&typed[..4], &["--width", "9"], &typed[6..]].concat();
+    let as_typed9 = play(&plain, &wider, "typed9.jsonl");
+    assert_ne!(as_tuned, as_typed9, "the width makes no difference here");
+    assert_eq!(play(&tuned, &["--width", "9"], "tuned9.jsonl"), as_typed9);
+    // So does a side's own: A at width 9, the defaults it meets at the table's 4.
+    let a9 = ["--a-engine", "width=9"];
+    assert_eq!(play(&tuned, &a9, "tuned-a9.jsonl"), play(&plain, &[&typed[..], &a9[..]].concat(), "typed-a9.jsonl"));
+    // bestmove (as play, through the same loader).
+    let best = |w: &std::path::Path, flags: &[&str]| {
+        let base = ["bestmove", "--moves", "j10 k11k9 h8l12", "--weights", s(w), "--depth", "2"];
+        ok(&[&base[..], flags].concat()).0.lines().next().unwrap_or_default().to_string()
+    };
+    assert_eq!(best(&tuned, &[]), best(&plain, &typed));
 }

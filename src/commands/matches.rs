@@ -16,7 +16,7 @@ use crate::commands::args::{GameArg, OpeningArgs, SideArgs};
 use crate::commands::outputs::{GameFileArgs, GameOutputs, OrderedOutputs};
 use crate::commands::{check_table_memory, clocked, match_openings, own_engines, thread_pool, CLI_TT_MIB};
 use crate::core::settings::{EngineSettings, SideOverrides};
-use crate::player::{is_outside_player, player_with};
+use crate::player::is_outside_player;
 use crate::registry::{EngineReferee, GameRef};
 use crate::report::json;
 use crate::report::progress::ProgressMode;
@@ -114,9 +114,23 @@ pub struct SelfplayArgs {
 
 /// Players A and B: the shared engine options with each side's overrides, or outside engines
 /// with their options.
+///
+/// A table that carries the engine settings it was tuned with (`[engine]`, docs/weights.md)
+/// plays with them, except the settings given on the command line; a built-in table
+/// (`defaults`, `random`) facing it plays with the same settings, so that `match --a
+/// results/quick --b defaults` is the comparison the run validated.
 pub fn players(a: &str, b: &str, engine: &EngineSettings, sides: &SideArgs, game: GameRef) -> Result<(Player, Player)> {
-    let mut pa = side_player(a, engine, &sides.a(), &sides.a_outside(), game, 'a')?;
-    let mut pb = side_player(b, engine, &sides.b(), &sides.b_outside(), game, 'b')?;
+    let eval = engine.eval.as_deref();
+    let inherited = |spec: &str, other: &str| {
+        if crate::player::is_built_in(spec) {
+            crate::player::table_engine_of(other, eval, game)
+        } else {
+            None
+        }
+    };
+    let (from_b, from_a) = (inherited(a, b), inherited(b, a));
+    let mut pa = side_player(a, engine, &sides.a(), &sides.a_outside(), game, 'a', from_b.as_ref())?;
+    let mut pb = side_player(b, engine, &sides.b(), &sides.b_outside(), game, 'b', from_a.as_ref())?;
     if pa.name == pb.name {
         pa.name = format!("{}-A", pa.name);
         pb.name = format!("{}-B", pb.name);
@@ -133,9 +147,21 @@ fn side_player(
     outside: &SpecOptions,
     game: GameRef,
     x: char,
+    inherited: Option<&toml::Table>,
 ) -> Result<Player> {
     let which = format!("player {} (--{x})", x.to_ascii_uppercase());
     let settings = engine.with(own).map_err(|e| anyhow::anyhow!("{which}: --{x}-engine {e}"))?;
+    // The side's own overrides stand against a table's settings, as the command line's do.
+    let mut kept: Vec<&str> = own.options.iter().map(|o| o.key()).collect();
+    kept.extend(own.search.map(|_| "search"));
+    kept.extend(own.vcdt_depth.map(|_| "vcdt_depth"));
+    let settings = match inherited {
+        Some(table) => {
+            let meta = crate::core::weights::Meta { engine: Some(table.clone()), ..Default::default() };
+            crate::player::with_table_engine(&settings, &meta, "the other side's table", &kept)?
+        }
+        None => settings,
+    };
     if is_outside_player(spec) {
         let given = [
             ("search", own.search.is_some()),
@@ -156,7 +182,7 @@ fn side_player(
             "{which}: --{x}-protocol, --{x}-dir, --{x}-init and --{x}-log apply to an outside engine (--{x} cmd:...)"
         );
     }
-    player_with(spec, &settings, outside, game).with_context(|| which)
+    crate::player::player_keeping(spec, &settings, outside, game, &kept).with_context(|| which)
 }
 
 /// Before any game: every outside engine can start from the openings and answers when

@@ -321,6 +321,52 @@ const OPTION_KEYS: [&str; 12] = [
     "search_threads",
 ];
 
+/// The settings a weight table's `[engine]` holds: everything about the engine but its
+/// limits (how long it thinks is each command's), its evaluation (the table's own) and its
+/// resources ([`MACHINE_KEYS`]).
+pub const TABLE_ENGINE_KEYS: [&str; 11] = [
+    "search",
+    "singles",
+    "seconds",
+    "width",
+    "uct_c",
+    "vcdt_depth",
+    "vcdt_nodes",
+    "killers",
+    "horizon_wins",
+    "refutation_nodes",
+    "quiet_refutation_nodes",
+];
+
+/// The engine settings that describe the machine a search runs on, not the engine a table
+/// was tuned with: its memory and its threads. A table does not carry them (the same table
+/// plays on a laptop and on a cluster node); each command's options give them.
+pub const MACHINE_KEYS: [&str; 2] = ["tt_mib", "search_threads"];
+
+/// The engine settings given on the command line (by their `[engine]` names), which a weight
+/// table's `[engine]` does not override. Set once by `main`; empty in tests of the library.
+static GIVEN: std::sync::OnceLock<std::collections::BTreeSet<String>> = std::sync::OnceLock::new();
+
+/// Notes which engine settings the command line gave explicitly (not by default), from the
+/// innermost subcommand's matches.
+pub fn note_command_line(matches: &clap::ArgMatches) {
+    let mut m = matches;
+    while let Some((_, sub)) = m.subcommand() {
+        m = sub;
+    }
+    let given = m
+        .ids()
+        .filter(|id| m.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine))
+        .map(|id| id.as_str().to_string())
+        .collect();
+    let _ = GIVEN.set(given);
+}
+
+/// Whether the engine setting `key` was given on the command line.
+pub fn given_on_command_line(key: &str) -> bool {
+    GIVEN.get().is_some_and(|g| g.contains(key))
+}
+
 /// One engine option as `KEY=VALUE` (`killers=0`), by its `[engine]` name; checked against
 /// the option's range when parsed.
 #[derive(Clone, Debug, PartialEq)]
@@ -349,6 +395,11 @@ impl std::str::FromStr for EngineOption {
 }
 
 impl EngineOption {
+    /// The option's `[engine]` name.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
     /// Sets the option in `settings` (and nothing else: limits, search and evaluation stay).
     pub fn apply(&self, settings: &mut EngineSettings) -> Result<(), String> {
         fn number<T: std::str::FromStr>(option: &EngineOption) -> Result<T, String> {
@@ -539,6 +590,66 @@ impl EngineSettings {
             }
         }
         args
+    }
+
+    /// The `[engine]` table a tuner writes into its champion's file: every setting of
+    /// [`TABLE_ENGINE_KEYS`], as a config's `[engine]` names them.
+    pub fn table_engine(&self) -> toml::Table {
+        let mut t = toml::Table::new();
+        t.insert("search".into(), toml::Value::String(self.search.name().into()));
+        let int = |v: u64| toml::Value::Integer(i64::try_from(v).unwrap_or(i64::MAX));
+        t.insert("singles".into(), int(self.singles as u64));
+        t.insert("seconds".into(), int(self.seconds as u64));
+        t.insert("width".into(), int(self.width as u64));
+        t.insert("uct_c".into(), toml::Value::Float(self.uct_c));
+        t.insert("vcdt_depth".into(), int(u64::from(self.vcdt_depth)));
+        t.insert("vcdt_nodes".into(), int(self.vcdt_nodes));
+        t.insert("killers".into(), int(self.killers as u64));
+        t.insert("horizon_wins".into(), toml::Value::Boolean(self.horizon_wins));
+        t.insert("refutation_nodes".into(), int(self.refutation_nodes));
+        t.insert("quiet_refutation_nodes".into(), int(self.quiet_refutation_nodes));
+        t
+    }
+
+    /// These settings with a table's `[engine]` applied, except the settings `given` says
+    /// were chosen by the user. Every key is checked as a config's `[engine]` key is.
+    pub fn with_table_engine(
+        &self,
+        table: &toml::Table,
+        given: &dyn Fn(&str) -> bool,
+    ) -> Result<EngineSettings, String> {
+        let mut out = self.clone();
+        for (key, value) in table {
+            if MACHINE_KEYS.contains(&key.as_str()) {
+                return Err(format!(
+                    "[engine] {key}: describes the machine, not the tuned engine, so a weight table does not \
+                     hold it; give it on the command line (--{})",
+                    key.replace('_', "-")
+                ));
+            }
+            if !TABLE_ENGINE_KEYS.contains(&key.as_str()) {
+                return Err(format!(
+                    "[engine] {key}: not a setting a weight table holds; they are {}",
+                    TABLE_ENGINE_KEYS.join(", ")
+                ));
+            }
+            if given(key) {
+                continue;
+            }
+            let text = match value {
+                toml::Value::String(s) => s.clone(),
+                toml::Value::Integer(_) | toml::Value::Float(_) | toml::Value::Boolean(_) => value.to_string(),
+                other => return Err(format!("[engine] {key}: a {} is not a setting's value", other.type_str())),
+            };
+            if key == "search" {
+                out.search = <SearchKind as clap::ValueEnum>::from_str(&text, true)
+                    .map_err(|_| format!("[engine] search = {text}: expected pvs, alphabeta or mcts"))?;
+            } else {
+                let option: EngineOption = format!("{key}={text}").parse().map_err(|e| format!("[engine] {e}"))?;
+                option.apply(&mut out).map_err(|e| format!("[engine] {e}"))?;
+            }
+        }
+        Ok(out)
     }
 
     /// A short description such as `pvs roads depth 3` (`pvs roads time 100ms 2 threads` on

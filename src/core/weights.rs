@@ -152,6 +152,10 @@ pub struct Meta {
     /// Anything else a tool wrote there is kept, not rejected.
     #[serde(flatten)]
     pub extra: BTreeMap<String, toml::Value>,
+    /// The file's `[engine]` table: the engine settings the table was tuned and validated
+    /// with (`EngineSettings::table_engine`), applied by every command that loads it.
+    #[serde(skip)]
+    pub engine: Option<toml::Table>,
 }
 
 /// Why a weight table could not be used. Every variant names the file (or `<text>`).
@@ -177,8 +181,12 @@ pub enum WeightsError {
     UnknownSchema { file: String, game: String, eval: String, known: String },
     #[error("{file}: bad [meta] table: {message}")]
     BadMeta { file: String, message: String },
-    #[error("{file}: the top level may hold only [meta] and [weights], found `{key}`")]
+    #[error("{file}: the top level may hold only [meta], [engine] and [weights], found `{key}`")]
     Stray { file: String, key: String },
+    /// A key of `[engine]` that is not an engine setting a table holds, or a value out of its
+    /// range: `message` starts `[engine] KEY`.
+    #[error("{file}{line}: {message}")]
+    BadEngine { file: String, line: LineRef, message: String },
 }
 
 /// An optional ":line N" suffix for error messages.
@@ -207,6 +215,21 @@ fn line_of_key(text: &str, key: &str) -> LineRef {
             })
             .map(|i| i + 1),
     )
+}
+
+/// A table's `[engine]`, each key checked when the file is read (as a config's `[engine]`
+/// key is), so that a mistake is named with its file and line before any game.
+fn checked_engine(table: &toml::Table, text: &str, file: &str) -> Result<toml::Table, WeightsError> {
+    let defaults = crate::core::settings::EngineSettings::default();
+    for (key, value) in table {
+        let one = toml::Table::from_iter([(key.clone(), value.clone())]);
+        if let Err(message) = defaults.with_table_engine(&one, &|_| false) {
+            let line = crate::core::config_lines::key_line(text, Some("engine"), Some(key))
+                .or_else(|| line_of_key(text, key).0);
+            return Err(WeightsError::BadEngine { file: file.into(), line: LineRef(line), message });
+        }
+    }
+    Ok(table.clone())
 }
 
 /// A JSON value as TOML, for weight tables exported as JSON; `null`s are left out (TOML has
@@ -338,7 +361,7 @@ impl Weights {
         choices: &[&'static Schema],
     ) -> Result<(Self, Meta), WeightsError> {
         for key in root.keys() {
-            if key != "meta" && key != "weights" {
+            if key != "meta" && key != "weights" && key != "engine" {
                 return Err(WeightsError::Stray { file: file.into(), key: key.clone() });
             }
         }
@@ -348,6 +371,18 @@ impl Weights {
                 message: e.to_string().trim().replace('\n', " "),
             })?,
             None => Meta::default(),
+        };
+        let mut meta = meta;
+        meta.engine = match root.get("engine") {
+            None => None,
+            Some(toml::Value::Table(t)) => Some(checked_engine(t, text, file)?),
+            Some(other) => {
+                return Err(WeightsError::BadEngine {
+                    file: file.into(),
+                    line: LineRef(crate::core::config_lines::key_line(text, None, Some("engine"))),
+                    message: format!("`engine` is a {}, expected a table of engine settings", other.type_str()),
+                })
+            }
         };
         let schema = resolve_schema(&meta, file, choices)?;
         let names = || schema.specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ");
@@ -413,6 +448,12 @@ impl Weights {
         meta.eval = Some(self.schema.eval.into());
         let mut out = String::from("# evotune weight table (load with --weights FILE)\n[meta]\n");
         out.push_str(&toml::to_string(&meta).unwrap_or_default());
+        if let Some(engine) = &meta.engine {
+            out.push_str("\n# the engine this table was tuned and validated with: every command that loads the\n");
+            out.push_str("# table plays it so, unless a setting is given on the command line (docs/weights.md)\n");
+            out.push_str("[engine]\n");
+            out.push_str(&toml::to_string(engine).unwrap_or_default());
+        }
         out.push_str("\n[weights]\n");
         for (spec, v) in self.schema.specs.iter().zip(&self.values) {
             out.push_str(&format!("{} = {}  # [{}, {}] {}\n", spec.name, v, spec.min, spec.max, spec.doc));
@@ -568,6 +609,42 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("eval"), "{e}");
+    }
+
+    /// A table's `[engine]` (the settings it was tuned with) survives the TOML file and the
+    /// JSON export; a table without one has none; a wrong key or value is named with its file
+    /// and line when the file is read.
+    #[test]
+    fn the_engine_a_table_was_tuned_with_round_trips_and_is_checked() {
+        let w = CONNECT6_ROADS.defaults();
+        let engine: toml::Table = "search = \"pvs\"\nwidth = 16\nuct_c = 0.7\nhorizon_wins = false\n".parse().unwrap();
+        let meta = Meta { engine: Some(engine.clone()), ..Meta::default() };
+        let text = w.to_toml(&meta);
+        assert_eq!(Weights::parse(&text, "w.toml", C6).unwrap().1.engine.as_ref(), Some(&engine), "{text}");
+        let json = crate::export::to_json(&w, &meta);
+        assert_eq!(Weights::parse(&json, "w.json", C6).unwrap().1.engine.as_ref(), Some(&engine), "{json}");
+        assert_eq!(Weights::parse(&w.to_toml(&Meta::default()), "w.toml", C6).unwrap().1.engine, None);
+        let line = |t: &str, key: &str| t.lines().position(|l| l.trim_start().starts_with(key)).unwrap() + 1;
+        let bad = text.replace("width = 16", "widht = 16");
+        let e = err(&bad);
+        assert!(e.starts_with(&format!("w.toml:{}: [engine] widht", line(&bad, "widht"))), "{e}");
+        let bad = text.replace("width = 16", "width = 100000");
+        let e = err(&bad);
+        assert!(e.starts_with(&format!("w.toml:{}: [engine]", line(&bad, "width"))) && e.contains("width"), "{e}");
+        let e = Weights::parse(&json.replace("\"width\": 16", "\"width\": -1"), "w.json", C6).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("w.json:{}: [engine]", line(&json, "\"width\""))), "{e}");
+        // The machine's resources are each command's, never the table's.
+        for key in ["tt_mib = 4", "search_threads = 2"] {
+            let bad = text.replace("width = 16", key);
+            let e = err(&bad);
+            let name = key.split(' ').next().unwrap();
+            assert!(
+                e.starts_with(&format!("w.toml:{}: [engine] {name}: describes the machine", line(&bad, name))),
+                "{e}"
+            );
+        }
+        let e = err(&format!("engine = 3\n{}", w.to_toml(&Meta::default())));
+        assert!(e.starts_with("w.toml:1: `engine` is a integer"), "{e}");
     }
 
     /// A table names its game: loading it for another game is an error, never a guess; a

@@ -385,6 +385,8 @@ impl Tuner for GaRun<'_, '_> {
             seed: Some(config.seed),
             config_hash: Some(config.hash()),
             date: Some(humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()),
+            // The engine it was tuned and validated with, which every command loading it uses.
+            engine: config.outside.is_none().then(|| config.engine.table_engine()),
             ..Meta::default()
         };
         let best_of = champ.generation.map_or(String::new(), |g| format!(", best of generation {g}"));

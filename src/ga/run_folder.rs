@@ -23,6 +23,7 @@ fn champion_meta(config: &EvolveConfig, entry: &HallEntry) -> Meta {
         seed: Some(config.seed),
         config_hash: Some(config.hash()),
         date: Some(humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()),
+        engine: config.outside.is_none().then(|| config.engine.table_engine()),
         ..Meta::default()
     }
 }

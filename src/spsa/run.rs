@@ -180,6 +180,7 @@ impl Tuner for SpsaRun<'_> {
             seed: Some(config.seed),
             config_hash: Some(format!("{:016x}", fnv1a64(config.to_toml().as_bytes()))),
             date: Some(humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()),
+            engine: config.outside.is_none().then(|| config.engine.table_engine()),
             ..Meta::default()
         };
         Ok(Champion {
