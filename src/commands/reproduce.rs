@@ -23,7 +23,9 @@ pub enum Paper {
     /// Li Xuejun 2015: local (incremental) vs global road scanning.
     Li2015,
     /// Song Yingjian 2022: hybrid-evaluation MCTS vs plain MCTS in EinStein würfelt nicht,
-    /// 5000 playouts, dice-paired games, in evotune's UCT and in the paper's flat Monte Carlo.
+    /// 5000 playouts, dice-paired games, in evotune's UCT and in the paper's flat Monte Carlo,
+    /// each with the full evaluation pruning the playouts and with its lean (riskless, table)
+    /// version; every design at equal playouts and at equal time.
     Song2022,
 }
 

@@ -41,7 +41,7 @@ pub struct Einstein;
 
 /// EinStein's evaluations: the hybrid evaluation, and `plain`, which reads the same table
 /// but plays random playouts (the paper's plain MCTS; its expectimax uses the table).
-pub static EINSTEIN_EVALUATIONS: [Evaluation; 8] = [
+pub static EINSTEIN_EVALUATIONS: [Evaluation; 10] = [
     Evaluation {
         name: "hybrid",
         schema: &EINSTEIN_HYBRID,
@@ -90,6 +90,19 @@ pub static EINSTEIN_EVALUATIONS: [Evaluation; 8] = [
         schema: &EINSTEIN_HYBRID,
         doc: "the paper's Monte Carlo with the evaluation at the root only (--nodes playouts per root step it keeps) and \
               guard's cheap playouts",
+        tunable: true,
+    },
+    Evaluation {
+        name: "lean",
+        schema: &EINSTEIN_HYBRID,
+        doc: "MCTS with hybrid's pruned playouts scored without the capture-risk term, by table lookups (about the \
+              cost of random playouts)",
+        tunable: true,
+    },
+    Evaluation {
+        name: "paper-lean",
+        schema: &EINSTEIN_HYBRID,
+        doc: "the paper's Monte Carlo: --nodes playouts per root step the evaluation keeps, lean's playouts",
         tunable: true,
     },
 ];

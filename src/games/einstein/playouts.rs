@@ -21,6 +21,10 @@ pub enum Policy {
     /// a capture of an enemy cube standing one step from its corner (it wins on its next roll
     /// otherwise); else at random among the steps that take no own cube; else at random.
     Guard,
+    /// As [`Policy::Hybrid`], the steps ranked by [`HybridEval::lean_merits`] (the evaluation
+    /// without its capture-risk term, from tables): a winning step if there is one, else at
+    /// random among the steps within `prune` of the best.
+    Lean,
 }
 
 /// The steps of a roll the evaluation keeps: a winning step alone if there is one (the
@@ -122,6 +126,38 @@ pub(super) fn guard_step(board: &Board, moves: &[Move], rng: &mut ChaCha8Rng) ->
         .expect("`count` steps have the best class")
 }
 
+/// [`Policy::Lean`]'s step: a win at once; else the steps whose lean merit is within `prune`
+/// points of the best, one drawn at random when there are several (most rolls keep one, and
+/// then no number is drawn).
+pub(super) fn lean_step(eval: &HybridEval, board: &Board, moves: &[Move], rng: &mut ChaCha8Rng) -> Move {
+    let me = board.to_move();
+    let target = TARGET[me.index()];
+    let last = board.alive(me.other()).count_ones() == 1;
+    let mine = HybridEval::selection_sixths(board, me);
+    // One pass: a win is played at once, the other steps get their merits.
+    let mut merits = [0i32; 8];
+    let mut best = i32::MIN;
+    for (i, &m) in moves.iter().enumerate() {
+        let to = m.to();
+        if to == target || (last && board.holds_enemy_of(me, to)) {
+            return m;
+        }
+        merits[i] = eval.lean_merit(board, m, &mine);
+        best = best.max(merits[i]);
+    }
+    let floor = best.saturating_sub(eval.prune.saturating_mul(600));
+    let merits = &merits[..moves.len()];
+    let kept = merits.iter().filter(|&&m| m >= floor).count();
+    let pick = if kept == 1 { 0 } else { rng.random_range(0..kept) };
+    moves
+        .iter()
+        .zip(merits)
+        .filter(|&(_, &m)| m >= floor)
+        .nth(pick)
+        .map(|(m, _)| *m)
+        .expect("`kept` steps are within the floor")
+}
+
 /// The step of a roll the policy plays: a winning step if there is one, else one drawn at
 /// random among the candidates.
 pub fn policy_step(policy: Policy, eval: &HybridEval, board: &mut Board, moves: &[Move], rng: &mut ChaCha8Rng) -> Move {
@@ -131,6 +167,7 @@ pub fn policy_step(policy: Policy, eval: &HybridEval, board: &mut Board, moves: 
     match policy {
         Policy::Random => moves[rng.random_range(0..moves.len())],
         Policy::Guard => guard_step(board, moves, rng),
+        Policy::Lean => lean_step(eval, board, moves, rng),
         Policy::Hybrid => {
             let mut keep = [false; 8];
             let mut scores = [0i32; 8];

@@ -69,6 +69,12 @@ pub enum Variant {
     /// `paper-guard`: the paper's Monte Carlo with the evaluation where it removes playouts:
     /// `nodes` playouts for each root step it keeps, playouts by [`Policy::Guard`].
     PaperGuard,
+    /// `lean`: UCT, playouts by [`Policy::Lean`] (the hybrid pruning without the capture-risk
+    /// term, by table lookups).
+    Lean,
+    /// `paper-lean`: the paper's Monte Carlo (`nodes` playouts for each root step the full
+    /// evaluation keeps), playouts by [`Policy::Lean`].
+    PaperLean,
 }
 
 impl Variant {
@@ -82,6 +88,8 @@ impl Variant {
             Some("paper-root") => Variant::PaperRoot,
             Some("guard") => Variant::Guard,
             Some("paper-guard") => Variant::PaperGuard,
+            Some("lean") => Variant::Lean,
+            Some("paper-lean") => Variant::PaperLean,
             _ => Variant::Hybrid,
         }
     }
@@ -92,17 +100,29 @@ impl Variant {
             Variant::Hybrid | Variant::Paper => Policy::Hybrid,
             Variant::Plain | Variant::Tree | Variant::PaperPlain | Variant::PaperRoot => Policy::Random,
             Variant::Guard | Variant::PaperGuard => Policy::Guard,
+            Variant::Lean | Variant::PaperLean => Policy::Lean,
         }
     }
 
     /// Whether decision nodes drop the steps the evaluation prunes.
     fn prunes_steps(self) -> bool {
-        matches!(self, Variant::Tree | Variant::Paper | Variant::PaperRoot | Variant::Guard | Variant::PaperGuard)
+        matches!(
+            self,
+            Variant::Tree
+                | Variant::Paper
+                | Variant::PaperRoot
+                | Variant::Guard
+                | Variant::PaperGuard
+                | Variant::PaperLean
+        )
     }
 
     /// Whether the search is the paper's flat Monte Carlo (a budget per root step).
     fn flat(self) -> bool {
-        matches!(self, Variant::Paper | Variant::PaperPlain | Variant::PaperRoot | Variant::PaperGuard)
+        matches!(
+            self,
+            Variant::Paper | Variant::PaperPlain | Variant::PaperRoot | Variant::PaperGuard | Variant::PaperLean
+        )
     }
 }
 
@@ -370,9 +390,9 @@ mod tests {
     use super::*;
     use crate::games::einstein::eval::EINSTEIN_HYBRID;
     use crate::games::einstein::notation::parse_move;
-    use crate::games::einstein::playouts::policy_step;
+    use crate::games::einstein::playouts::{self, policy_step};
 
-    const ALL: [Variant; 8] = [
+    const ALL: [Variant; 10] = [
         Variant::Plain,
         Variant::Hybrid,
         Variant::Tree,
@@ -381,6 +401,8 @@ mod tests {
         Variant::PaperRoot,
         Variant::Guard,
         Variant::PaperGuard,
+        Variant::Lean,
+        Variant::PaperLean,
     ];
 
     fn board(moves: &[&str]) -> Board {
@@ -481,6 +503,41 @@ mod tests {
             }
         }
         assert!(mixed > 0, "some roll of the start mixes own and empty squares");
+    }
+
+    #[test]
+    fn lean_playouts_take_a_win_and_only_steps_near_the_best() {
+        let eval = HybridEval::new(&EINSTEIN_HYBRID.defaults());
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let mut b = board(&["123456", "654321", "5:b4c3", "1:e3d3", "5:c3d2", "1:d3c3"]);
+        b.roll(5);
+        let mut moves = Vec::new();
+        b.legal_moves(&mut moves);
+        for _ in 0..20 {
+            assert_eq!(policy_step(Policy::Lean, &eval, &mut b, &moves, &mut rng), Move::step(5, 18, 24));
+        }
+        // Along random games: the step played is within `prune` points of the roll's best,
+        // and a roll whose steps are far apart is decided without a draw.
+        let (mut rolls, mut pruned) = (0, 0);
+        for _ in 0..50 {
+            let mut b = board(&["351624", "246135"]);
+            while !b.status().is_over() {
+                b.roll(rng.random_range(1..=CUBES as u8));
+                b.legal_moves(&mut moves);
+                let mut merits = [0; 8];
+                eval.lean_merits(&b, &moves, &mut merits);
+                let best = merits[..moves.len()].iter().copied().max().unwrap();
+                let m = policy_step(Policy::Lean, &eval, &mut b, &moves, &mut rng);
+                let i = moves.iter().position(|&x| x == m).unwrap();
+                if playouts::winning_step(&b, &moves).is_none() {
+                    assert!(merits[i] >= best - 600 * eval.prune, "{m:?} of {moves:?}: {merits:?}");
+                    pruned += merits[..moves.len()].iter().filter(|&&x| x < best - 600 * eval.prune).count();
+                }
+                rolls += 1;
+                b.play(m);
+            }
+        }
+        assert!(rolls > 500 && pruned > 100, "{rolls} {pruned}");
     }
 
     #[test]
