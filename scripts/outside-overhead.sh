@@ -7,6 +7,11 @@
 # depth of DEPTHS (default "1 3"), REPEATS times (default 3), the two interleaved (their order
 # swapped every repeat) so that the machine's load falls on both alike.
 #
+# VALUES (default `lines`) says how the outside engine is told an individual's values: `lines`
+# as `param NAME VALUE` lines (param_line; a process then plays one individual after another,
+# told every value again before another individual's game), `file` as a weight file
+# (`--weights {weights}`; a process per individual).
+#
 # The config: configs/quick.toml with 12 individuals in 3 groups (one pair per pairing) and
 # 2 pairs against the `defaults` anchor a generation, GENERATIONS generations (default 3), no
 # play-off or validation. Games per second are those of the generations' games (history.csv:
@@ -22,8 +27,8 @@
 # depth, the outside run's games/s and CPU per game against the in-process run's (mean and
 # range over the repeats), with the load (uptime) before and after.
 #
-# Environment: EVOTUNE (default target/release/evotune), THREADS, GENERATIONS, OUT (default
-# a temporary folder, removed).
+# Environment: EVOTUNE (default target/release/evotune), THREADS, GENERATIONS, VALUES, OUT
+# (default a temporary folder, removed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +37,8 @@ REPEATS=${2:-3}
 EVOTUNE=$(realpath "${EVOTUNE:-target/release/evotune}")
 THREADS=${THREADS:-2}
 GENERATIONS=${GENERATIONS:-3}
+VALUES=${VALUES:-lines}
+case "$VALUES" in lines|file) ;; *) echo "VALUES=$VALUES: expected lines or file" >&2; exit 1 ;; esac
 keep_out=${OUT:+x}
 OUT=${OUT:-$(mktemp -d)}
 [ -x "$EVOTUNE" ] || { echo "no $EVOTUNE: cargo build --release first" >&2; exit 1; }
@@ -42,9 +49,9 @@ schema="$OUT/roads.toml"
 # The config at depth $1, in-process (no [outside]) or with evotune as the outside engine.
 config() {
   local depth=$1 outside=$2 name=$3
-  python3 - "$depth" "$outside" "$name" "$EVOTUNE" "$schema" "$GENERATIONS" "$OUT/engines-$depth.log" <<'EOF'
+  python3 - "$depth" "$outside" "$name" "$EVOTUNE" "$schema" "$GENERATIONS" "$OUT/engines-$depth.log" "$VALUES" <<'EOF'
 import re, sys
-depth, outside, name, evotune, schema, generations, log = sys.argv[1:]
+depth, outside, name, evotune, schema, generations, log, values = sys.argv[1:]
 text = open("configs/quick.toml").read()
 def put(section, key, value):
     global text
@@ -69,8 +76,12 @@ if outside == "yes":
     flags = (f"--search pvs --tt-mib 4 --depth {depth} --singles 12 --seconds 6 --width 16 "
              "--vcdt-depth 4 --refutation-nodes 0 --quiet-refutation-nodes 0")
     text = text.replace('eval = "roads"', "")
-    text += (f'\n[outside]\ncommand = "{evotune} play --weights {{weights}} {flags}"\n'
-             f'schema = "{schema}"\nformat = "toml"\nlog = "{log}"\n')
+    if values == "file":
+        told = f'command = "{evotune} play --weights {{weights}} {flags}"\nformat = "toml"\n'
+    else:
+        told = f'command = "{evotune} play --weights defaults --eval roads {flags}"\nparam_line = "param {{name}} {{value}}"\n'
+    text += f'\n[outside]\n{told}schema = "{schema}"\nlog = "{log}"\n'
+
 print(text)
 EOF
 }
@@ -91,7 +102,7 @@ for r in csv.DictReader(open(sys.argv[1])):
 EOF
 }
 
-echo "load before: $(uptime)"
+echo "load before: $(uptime); values told by $VALUES, $THREADS threads"
 for depth in $DEPTHS; do
   config "$depth" no inside > "$OUT/inside-$depth.toml"
   config "$depth" yes outside > "$OUT/outside-$depth.toml"

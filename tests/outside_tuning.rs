@@ -46,6 +46,18 @@ fn evotune_outside(engine: &evotune::core::settings::EngineSettings, schema: &Pa
     )
 }
 
+/// The same, its values told by `param` lines of the protocol (evotune started with the
+/// schema's defaults, a process told one individual after another), its log in `log`.
+fn evotune_outside_by_lines(engine: &evotune::core::settings::EngineSettings, schema: &Path, log: &Path) -> String {
+    let command = format!("{BIN} play --weights defaults --eval roads {}", engine.cli_args(false).join(" "));
+    format!(
+        "command = {}\nschema = {}\nparam_line = \"param {{name}} {{value}}\"\nlog = {}\n",
+        toml::Value::String(command),
+        toml::Value::String(s(schema).into()),
+        toml::Value::String(s(log).into())
+    )
+}
+
 #[test]
 fn the_ga_tunes_evotune_as_an_outside_engine_exactly_as_in_process() {
     let dir = tempfile::tempdir().unwrap();
@@ -65,11 +77,23 @@ fn the_ga_tunes_evotune_as_an_outside_engine_exactly_as_in_process() {
     assert!(report.contains("evotune match --a 'cmd:") && report.contains("champion.toml"), "{report}");
 
     // A resumed outside run is the uninterrupted one: its checkpoints hold the parameters.
+    // (Its values told by `param` lines this time, its processes reused for other
+    // individuals: the same games.)
+    let by_lines = dir.path().join("by-lines.toml");
+    let log = dir.path().join("by-lines.log");
+    let lines = evotune_outside_by_lines(&config.engine, &schema, &log);
+    std::fs::write(&by_lines, with_outside(&text, "tiny-out", &lines)).unwrap();
     let c = dir.path().join("c");
-    ok(&["evolve", "--config", s(&outside), "--out", s(&c), "--generations", "1", "--log"]);
+    ok(&["evolve", "--config", s(&by_lines), "--out", s(&c), "--generations", "1", "--threads", "2", "--log"]);
     std::fs::remove_file(&schema).unwrap();
-    ok(&["evolve", "--resume", s(&c.join("populations/tiny-out")), "--generations", "2", "--log"]);
+    let population = c.join("populations/tiny-out");
+    ok(&["evolve", "--resume", s(&population), "--generations", "2", "--threads", "2", "--log"]);
     assert_eq!(result_of(&b, "tiny-out"), result_of(&c, "tiny-out"));
+    let log = std::fs::read_to_string(&log).unwrap();
+    // A process for each side of each thread's game, in each of the two invocations (by
+    // file: one for each individual and anchor).
+    let started = log.lines().filter(|l| l.contains(": started `")).count();
+    assert!(started <= 2 * 2 * 2, "{started} processes started");
 }
 
 /// A small SPSA config: 4 batches of 4 iterations at depth 1.

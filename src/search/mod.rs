@@ -233,6 +233,9 @@ pub struct OuterLimits {
 /// One player: an evaluation of one weight table plus its searcher's working memory.
 pub struct Engine<G: Searchable> {
     searcher: G::Searcher,
+    /// What the engine was made of, to make it again with other values.
+    settings: EngineSettings,
+    weights: Weights,
 }
 
 /// What taking back a move of a game needs.
@@ -242,7 +245,20 @@ impl<G: Searchable> Engine<G> {
     /// An engine playing `weights` (a table of one of the game's schemas) with the evaluation
     /// the settings name, or the table's own when they name none.
     pub fn new(settings: EngineSettings, weights: &Weights) -> Engine<G> {
-        Engine { searcher: G::Searcher::new(settings, weights) }
+        Engine { searcher: G::Searcher::new(settings.clone(), weights), settings, weights: weights.clone() }
+    }
+
+    /// The table the engine plays.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// Plays `weights` (a table of the same game) from now on: the engine is made again as
+    /// [`Engine::new`] makes it with its settings, so it is the engine a new process of
+    /// these values would be, having forgotten everything learnt before.
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.searcher = G::Searcher::new(self.settings.clone(), &weights);
+        self.weights = weights;
     }
 
     pub fn game(&self) -> G {

@@ -4,7 +4,8 @@
 //! Platform commands: `name?`, `new black`, `new white`, `move XXYY`, `error`, `end`, `quit`.
 //! Cloudict / ConnectMore extensions: `name`, `black XXYY`, `white XXYY` (place stones with no
 //! search), `next` (search and move for the side to move), `depth d`, `print`, and `undo`
-//! (take back the last move).
+//! (take back the last move). evotune's own: `param NAME VALUE` (a value of the table the
+//! engine plays, for a tuner that tells one process one individual after another).
 //!
 //! Where things go:
 //! - the output carries only protocol replies: `name ...`, `move ...`, `Quit!`, `error ...`
@@ -37,6 +38,7 @@ use super::board::{Board, Cell, Colour};
 use super::game::ConnectGame;
 use super::notation::{move_to_competition, parse_competition_move, play_move};
 use crate::core::limits::Limits;
+use crate::core::weights::Weights;
 use crate::games::line_protocol::{clip, one_line, read_command};
 pub use crate::games::ProtocolOptions;
 use crate::search::{Engine, Searchable, MAX_PLY};
@@ -51,8 +53,17 @@ pub fn run<G: ConnectGame + Searchable<Position = Board>, R: BufRead, W: Write, 
     err: E,
 ) -> std::io::Result<()> {
     let board = Board::new(G::RULES);
-    let mut session =
-        Session { engine, options, limits: options.limits, board, engine_colour: None, ended: false, out, err };
+    let mut session = Session {
+        engine,
+        options,
+        limits: options.limits,
+        board,
+        engine_colour: None,
+        ended: false,
+        values: None,
+        out,
+        err,
+    };
     let mut raw = Vec::new();
     while let Some(read) = read_command(&mut input, &mut raw)? {
         match read {
@@ -83,6 +94,8 @@ struct Session<'a, G: Searchable, W, E> {
     engine_colour: Option<Colour>,
     /// `end` was received: no more moves until `new`.
     ended: bool,
+    /// The table `param` lines have set, played from the next `new` or search on.
+    values: Option<Weights>,
     out: W,
     err: E,
 }
@@ -107,6 +120,7 @@ impl<G: ConnectGame + Searchable<Position = Board>, W: Write, E: Write> Session<
             "white" => self.place(Colour::White, &args)?,
             "next" => self.next(&args)?,
             "depth" => self.set_depth(&args),
+            "param" => self.set_param(&args),
             "print" => self.print(&args)?,
             "undo" => self.undo(&args),
             "error" => {
@@ -146,6 +160,7 @@ impl<G: ConnectGame + Searchable<Position = Board>, W: Write, E: Write> Session<
             _ => return Ok(Err("expected `new black` or `new white`".into())),
         };
         self.board = Board::new(G::RULES);
+        self.take_values();
         self.engine.new_game(0);
         self.engine_colour = Some(colour);
         self.ended = false;
@@ -228,6 +243,42 @@ impl<G: ConnectGame + Searchable<Position = Board>, W: Write, E: Write> Session<
         }
     }
 
+    /// `param NAME VALUE`: a value of the engine's table, within the table's bounds; no
+    /// reply. The engine plays the table so set from the next `new` or search on, made again
+    /// as a new process of that table would start (it forgets what it learnt).
+    fn set_param(&mut self, args: &[&str]) -> Result<(), Reject> {
+        let [name, value] = args else {
+            return Err("expected `param NAME VALUE`".into());
+        };
+        let table = self.values.as_ref().unwrap_or_else(|| self.engine.weights());
+        let schema = table.schema();
+        let Some(i) = schema.index_of(name) else {
+            return Err(format!(
+                "unknown parameter `{}` of the {} table (`evotune schema --game {} --eval {}` lists them)",
+                clip(name),
+                schema.eval,
+                schema.game,
+                schema.eval
+            ));
+        };
+        let spec = &schema.specs[i];
+        let value = match value.parse::<i32>() {
+            Ok(v) if (spec.min..=spec.max).contains(&v) => v,
+            _ => return Err(format!("`{}`: {name} takes an integer from {} to {}", clip(value), spec.min, spec.max)),
+        };
+        let mut values = table.values().to_vec();
+        values[i] = value;
+        self.values = Some(Weights::clamped(schema, values));
+        Ok(())
+    }
+
+    /// Makes the engine play the table `param` lines set, if they set one since.
+    fn take_values(&mut self) {
+        if let Some(weights) = self.values.take() {
+            self.engine.set_weights(weights);
+        }
+    }
+
     /// `print`: the board on the output in competition coordinates, every line starting with
     /// `# ` (the output, not the error stream, because a GUI that asks wants to read it).
     fn print(&mut self, args: &[&str]) -> std::io::Result<Result<(), Reject>> {
@@ -289,6 +340,7 @@ impl<G: ConnectGame + Searchable<Position = Board>, W: Write, E: Write> Session<
     /// Searches for the side to move, plays the move found and prints it. The board must be
     /// at the start of a turn of a game that is not over.
     fn engine_move(&mut self) -> std::io::Result<()> {
+        self.take_values();
         let result = self.engine.search(&mut self.board, &self.limits);
         if result.best.is_none() {
             return self.error("no legal move");

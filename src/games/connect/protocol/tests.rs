@@ -459,6 +459,54 @@ fn depth_and_undo() {
     mirror_play(&mut mirror, l[2], false);
 }
 
+/// `param` lines make the engine play the table they set, exactly as an engine started with
+/// it (a tuner tells one process one individual after another); a bad one is an error line
+/// and changes nothing.
+#[test]
+fn param_lines_set_the_table_played() {
+    // Settings that make a move cheap (no refutation checks), so that games are quick.
+    let settings = EngineSettings { tt_mib: 1, refutation_nodes: 0, quiet_refutation_nodes: 0, ..Default::default() };
+    let tuned = crate::player::random_weights(&CONNECT6_ROADS, 7);
+    let play = |engine: &mut Engine<Connect6>, input: &str| {
+        let mut out = Vec::new();
+        run(engine, &options(), input.as_bytes(), &mut out, std::io::sink()).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let self_play = "new black\nnext\nnext\nnext\nnext\n";
+    let started_tuned = play(&mut Engine::new(settings.clone(), &tuned), self_play);
+    let defaults = play(&mut Engine::new(settings.clone(), &CONNECT6_ROADS.defaults()), self_play);
+    assert_ne!(started_tuned, defaults, "the tables play differently");
+    let told: String =
+        CONNECT6_ROADS.specs.iter().zip(tuned.values()).map(|(s, v)| format!("param {} {v}\n", s.name)).collect();
+    // Told before a game, or between two games of another table: the same moves.
+    let mut engine = Engine::new(settings.clone(), &CONNECT6_ROADS.defaults());
+    assert_eq!(play(&mut engine, &format!("{told}{self_play}")), started_tuned);
+    let mut engine = Engine::new(settings, &CONNECT6_ROADS.defaults());
+    assert_eq!(play(&mut engine, &format!("{self_play}{told}{self_play}")), defaults.clone() + &started_tuned);
+    assert_eq!(engine.weights(), &tuned);
+
+    // Bad lines: one error each, the table kept.
+    let spec = &CONNECT6_ROADS.specs[0];
+    let range = format!("{} takes an integer from {} to {}", spec.name, spec.min, spec.max);
+    let bad = [
+        ("param".to_string(), "error expected `param NAME VALUE`".to_string()),
+        (format!("param {} 1 2", spec.name), "error expected `param NAME VALUE`".into()),
+        (
+            "param no_such 3".into(),
+            "error unknown parameter `no_such` of the roads table (`evotune schema --game connect6 --eval roads` \
+             lists them)"
+                .into(),
+        ),
+        (format!("param {} {}", spec.name, spec.max + 1), format!("error `{}`: {range}", spec.max + 1)),
+        (format!("param {} x", spec.name), format!("error `x`: {range}")),
+    ];
+    let input: String = bad.iter().map(|(line, _)| format!("{line}\n")).collect();
+    let out = play(&mut engine, &format!("{input}new black\n"));
+    let errors: Vec<&str> = bad.iter().map(|(_, e)| e.as_str()).collect();
+    assert_eq!(lines(&out)[..errors.len()], errors[..]);
+    assert_eq!(engine.weights(), &tuned);
+}
+
 #[test]
 fn print_goes_to_the_output_marked() {
     let out = transcript("black JJ\nprint\n");
