@@ -15,6 +15,10 @@
 //!   et al. 2022 describe their "MCTS" (MC_CONSTANT simulations per step). `paper` drops the
 //!   root steps the evaluation prunes and prunes its playouts, `paper-root` drops the root
 //!   steps only, `paper-plain` does neither.
+//! - **Lean playouts** (`--eval lean|paper-lean`): as `hybrid` and `paper`, the playouts'
+//!   steps ranked by the evaluation without its capture-risk term (table lookups,
+//!   [`HybridEval::lean_merits`]); `paper-lean` is the design that is both stronger than its
+//!   plain counterpart and not slower (docs/einstein.md).
 //!
 //! Why both designs: the paper's hybrid used 73.5% of its plain search's time because its
 //! budget is per root step, so a pruned step costs nothing; in UCT the budget is per move and
