@@ -347,17 +347,40 @@ fn the_quiet_refutation_check_sets_aside_a_move_lost_to_a_building_move() {
 
 #[test]
 fn the_quiet_refutation_check_stays_within_its_budget_without_a_clock() {
-    // At a fixed depth nothing but its own budget bounds the check: 24 threat-space searches'
-    // worth of positions in all (docs/strength.md). In this position the check would visit
-    // about 70,000 at 300 positions a search if it went on to the end.
+    // Without a clock the check has a budget of its own: 24 threat-space searches' worth of
+    // positions in all (docs/strength.md). In this position the check would visit about
+    // 70,000 at 300 positions a search if it went on to the end. At depth 5 the root checks'
+    // shared fixed-depth budget (1,000 x 4^(depth - 1), the next test) is larger, so the
+    // check's own one binds; at depth 1 the refutation check before it took all 1,000.
     let table = versus_cloudict_table();
     let nodes = |quiet: u64| {
         let mut b = board(&["m7", "k7k8", "l8j10", "j9k9"]);
         let settings = EngineSettings { quiet_refutation_nodes: quiet, ..EngineSettings::default() };
-        Engine::<Connect6>::new(settings, &table).search(&mut b, &Limits::depth(1)).nodes
+        Engine::<Connect6>::new(settings, &table).search(&mut b, &Limits::depth(5)).nodes
     };
     let check = nodes(300) - nodes(0);
     assert!(check > 0 && check <= 24 * 300, "the check visited {check} positions");
+}
+
+#[test]
+fn the_root_checks_cost_at_most_a_budget_that_grows_with_the_depth_without_a_clock() {
+    // At a fixed depth the root's two refutation checks (the quiet check's move lists counted)
+    // share 1,000 positions at depth 1, four times as many a depth deeper, so that a
+    // fixed-depth game is not slower than the same engine at 100 ms a move. Here they visited
+    // 83,700 at depth 1 and 83,800 at depth 3 (84,581 positions against 843 without them at
+    // depth 1) when each check had only its own budget. The search with them may differ in
+    // more than the checks (other root moves, another move for the final safety check): at
+    // most twice the budget.
+    let table = versus_cloudict_table();
+    let nodes = |depth: u32, settings: EngineSettings| {
+        let mut b = board(&["m7", "k7k8", "l8j10", "j9k9"]);
+        Engine::<Connect6>::new(settings, &table).search(&mut b, &Limits::depth(depth)).nodes
+    };
+    let off = EngineSettings { quiet_refutation_nodes: 0, refutation_nodes: 0, ..EngineSettings::default() };
+    for (depth, budget) in [(1, 1_000), (3, 16_000)] {
+        let checks = nodes(depth, EngineSettings::default()).saturating_sub(nodes(depth, off.clone()));
+        assert!(checks > 0 && checks <= 2 * budget, "depth {depth}: the checks cost {checks} positions");
+    }
 }
 
 /// A search on two threads (the helper filling the shared table) finds the forced wins one

@@ -166,17 +166,21 @@ pub struct Clock {
     pub stopped: bool,
     /// A helper thread's stop signal from its search's main thread (none on a main thread).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Of `nodes`, the work [`Clock::charge`] counted that visited no position: it counts
+    /// against the limits but is taken back out of the nodes a search reports.
+    pub charged: u64,
 }
 
 impl Clock {
     /// A clock without limits, at zero nodes.
     pub fn unlimited() -> Clock {
-        Clock { nodes: 0, node_limit: u64::MAX, deadline: None, stopped: false, stop: None }
+        Clock { nodes: 0, node_limit: u64::MAX, deadline: None, stopped: false, stop: None, charged: 0 }
     }
 
     /// Starts a search at `start` under `limits`: no nodes yet, not stopped.
     pub fn start(&mut self, limits: &Limits, start: Instant) {
         self.nodes = 0;
+        self.charged = 0;
         self.stopped = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.deadline = limits.time_ms.map(|t| start + Duration::from_millis(t));
@@ -199,6 +203,23 @@ impl Clock {
             }
         }
         self.stopped
+    }
+
+    /// Counts `n` positions' worth of work done outside the nodes (a move list) against the
+    /// node limit, until [`Clock::take_back_charged`]; true when the search must stop.
+    pub fn charge(&mut self, n: u64) -> bool {
+        self.nodes = self.nodes.saturating_add(n);
+        self.charged = self.charged.saturating_add(n);
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Takes the work [`Clock::charge`] counted back out of the nodes (after the part of
+    /// the search it bounded).
+    pub fn take_back_charged(&mut self) {
+        self.nodes -= std::mem::take(&mut self.charged);
     }
 
     /// Narrows the limits for one part of a search that started at `start`: `time_share` of

@@ -28,6 +28,13 @@ const QUIET_CHECK_SHARE: f64 = 0.3;
 /// in sharp positions it visits hundreds of thousands. 24 searches of 3,000 positions take
 /// about as long as the check's share of a 1 s move.
 const QUIET_CHECK_SEARCHES: u64 = 24;
+/// Positions the root's two refutation checks may visit together at depth 1 of a
+/// fixed-depth search, four times as many a depth deeper (the main search's own growth): at a
+/// fixed depth nothing else bounds them, and at 3,000 positions a threat-space search they
+/// took 250 times the depth-1 search's nodes (`evotune bench --depth 1`), so a depth-1 or
+/// depth-3 game was slower than the same engine at 100 ms a move. From depth 5 the checks'
+/// own budgets bind, as before.
+const FIXED_DEPTH_CHECK_NODES: u64 = 1_000;
 /// How much longer than its soft target a move may think when its best move changed in the
 /// last iteration, and how much shorter when it has stayed put for [`STABLE_ITERATIONS`].
 const UNSTABLE_FACTOR: f64 = 1.5;
@@ -96,20 +103,29 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                 return result;
             }
         }
+        // At a fixed depth the two checks share a budget that grows with the depth;
+        // the quiet check's move generation counts in it.
+        let mut fixed_depth_left = fixed_depth_check_budget(limits);
         if self.settings.vcdt_depth > 0 && self.settings.refutation_nodes > 0 && root_moves.len() > 1 {
+            let before = self.clock.nodes;
+            let outer = self.clock.narrow(start, 1.0, fixed_depth_left.unwrap_or(u64::MAX));
             self.set_aside_refuted(board, &mut root_moves);
+            self.clock.widen(outer);
             if self.clock.stopped {
                 return result;
             }
+            fixed_depth_left = fixed_depth_left.map(|left| left.saturating_sub(self.clock.nodes - before));
             result.best = root_moves[0];
         }
         if self.settings.vcdt_depth > 0 && self.settings.quiet_refutation_nodes > 0 && root_moves.len() > 1 {
             // The check gets a share of the time under a clock and a budget of positions
             // always; the moves it has not reached when either runs out stay.
             let budget = self.settings.quiet_refutation_nodes.saturating_mul(QUIET_CHECK_SEARCHES);
-            let outer = self.clock.narrow(start, QUIET_CHECK_SHARE, budget);
-            self.set_aside_quietly_refuted(board, &mut root_moves);
+            let outer = self.clock.narrow(start, QUIET_CHECK_SHARE, budget.min(fixed_depth_left.unwrap_or(u64::MAX)));
+            self.set_aside_quietly_refuted(board, &mut root_moves, fixed_depth_left.is_some());
             self.clock.widen(outer);
+            // The budget counted the move lists; the search reports the positions it visited.
+            self.clock.take_back_charged();
             if self.clock.stopped {
                 return result;
             }
@@ -255,12 +271,21 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     /// unless that would drop them all. Against a strong attacker most lost games are lost
     /// this way: a building move first, then continuous threats, longer than the horizon and
     /// invisible to a threat-space search at the root, which starts from threats only.
-    fn set_aside_quietly_refuted(&mut self, board: &mut G::Position, moves: &mut Vec<Move<G>>) {
+    /// With `charge_generation` (a search without a clock), each move the generator lists
+    /// counts as a position: listing the opponent's answers to every reply costs about as much
+    /// as the threat-space searches themselves, and a budget that ignored it did not bound the
+    /// check's time.
+    fn set_aside_quietly_refuted(
+        &mut self,
+        board: &mut G::Position,
+        moves: &mut Vec<Move<G>>,
+        charge_generation: bool,
+    ) {
         let check = EngineSettings { vcdt_nodes: self.settings.quiet_refutation_nodes, ..self.settings.clone() };
         let (mut replies, mut answers) = (Vec::new(), Vec::new());
         self.set_aside(board, moves, |engine, board, m| {
             let placed = board.play(m);
-            let refuted = engine.has_quiet_win(board, &check, &mut replies, &mut answers);
+            let refuted = engine.has_quiet_win(board, &check, &mut replies, &mut answers, charge_generation);
             board.undo(placed);
             refuted
         });
@@ -298,13 +323,23 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         check: &EngineSettings,
         replies: &mut Vec<Move<G>>,
         answers: &mut Vec<Move<G>>,
+        charge_generation: bool,
     ) -> bool {
-        if let Root::Decided(score) = G::root(&mut self.gen, board, replies) {
+        let root = G::root(&mut self.gen, board, replies);
+        if charge_generation && self.clock.charge(replies.len() as u64) {
+            return false;
+        }
+        if let Root::Decided(score) = root {
             return score > 0;
         }
         for &reply in replies.iter() {
             let placed = board.play(reply);
-            let wins = match G::root(&mut self.gen, board, answers) {
+            let root = G::root(&mut self.gen, board, answers);
+            if charge_generation && self.clock.charge(answers.len() as u64) {
+                board.undo(placed);
+                return false;
+            }
+            let wins = match root {
                 Root::Decided(score) => score < 0,
                 Root::Open => answers.iter().all(|&a| !self.clock.stopped && self.lets_opponent_win(board, a, check)),
             };
@@ -524,4 +559,14 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         }
         pv
     }
+}
+
+/// The positions the root's refutation checks may visit together in a search of `limits`:
+/// [`FIXED_DEPTH_CHECK_NODES`] times 4^(depth - 1) at a fixed depth, with or without a clock
+/// as well (a fixed-depth player under a generous game clock plays the games it plays
+/// without one); none (their own budgets only) under a clock or a node limit alone.
+fn fixed_depth_check_budget(limits: &Limits) -> Option<u64> {
+    let depth = limits.depth?;
+    let growth = 4u64.saturating_pow(depth.max(1) - 1);
+    Some(FIXED_DEPTH_CHECK_NODES.saturating_mul(growth))
 }
