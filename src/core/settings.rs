@@ -321,22 +321,12 @@ const OPTION_KEYS: [&str; 12] = [
     "search_threads",
 ];
 
-/// The settings a weight table's `[engine]` holds: everything about the engine but its
-/// limits (how long it thinks is each command's), its evaluation (the table's own) and its
-/// resources ([`MACHINE_KEYS`]).
-pub const TABLE_ENGINE_KEYS: [&str; 11] = [
-    "search",
-    "singles",
-    "seconds",
-    "width",
-    "uct_c",
-    "vcdt_depth",
-    "vcdt_nodes",
-    "killers",
-    "horizon_wins",
-    "refutation_nodes",
-    "quiet_refutation_nodes",
-];
+/// The settings a weight table's `[engine]` holds: the search and every engine option but the
+/// machine's ([`MACHINE_KEYS`]); not its limits (how long it thinks is each command's) nor its
+/// evaluation (the table's own).
+pub fn table_engine_keys() -> impl Iterator<Item = &'static str> {
+    std::iter::once("search").chain(OPTION_KEYS.into_iter().filter(|k| !MACHINE_KEYS.contains(k)))
+}
 
 /// The engine settings that describe the machine a search runs on, not the engine a table
 /// was tuned with: its memory and its threads. A table does not carry them (the same table
@@ -593,7 +583,7 @@ impl EngineSettings {
     }
 
     /// The `[engine]` table a tuner writes into its champion's file: every setting of
-    /// [`TABLE_ENGINE_KEYS`], as a config's `[engine]` names them.
+    /// [`table_engine_keys`], as a config's `[engine]` names them.
     pub fn table_engine(&self) -> toml::Table {
         let mut t = toml::Table::new();
         t.insert("search".into(), toml::Value::String(self.search.name().into()));
@@ -627,10 +617,10 @@ impl EngineSettings {
                     key.replace('_', "-")
                 ));
             }
-            if !TABLE_ENGINE_KEYS.contains(&key.as_str()) {
+            if !table_engine_keys().any(|k| k == key) {
                 return Err(format!(
                     "[engine] {key}: not a setting a weight table holds; they are {}",
-                    TABLE_ENGINE_KEYS.join(", ")
+                    table_engine_keys().collect::<Vec<_>>().join(", ")
                 ));
             }
             if given(key) {
@@ -663,6 +653,20 @@ impl EngineSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `[engine]` a tuner writes holds exactly the keys a table may hold, and reads back.
+    #[test]
+    fn a_tables_engine_is_written_with_exactly_its_keys() {
+        let settings = EngineSettings::default();
+        let table = settings.table_engine();
+        let mut written: Vec<&str> = table.keys().map(String::as_str).collect();
+        let mut keys: Vec<&str> = table_engine_keys().collect();
+        written.sort_unstable();
+        keys.sort_unstable();
+        assert_eq!(written, keys);
+        let read = settings.with_table_engine(&table, &|_| false).unwrap();
+        assert_eq!(read.table_engine(), table);
+    }
 
     #[test]
     fn an_engine_option_sets_its_field_and_nothing_else() {
