@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Strength of weight tables against an outside engine, on opening suites the tables were not
+# tuned on, as one Markdown table: score with its interval, pair Elo, the score as first and
+# as second player, the mean thinking time per move of both sides, and the games each side
+# lost by a fault (crash, illegal move, time) counted apart.
+#
+#   scripts/strength.sh OPPONENT TABLE...
+#
+#   scripts/strength.sh 'cloudict=cmd:/opt/cloudict/cloudict;dir=/opt/cloudict;init=depth 4' \
+#       weights/connect6-versus-cloudict.toml defaults
+#   GAME=gomoku OPP_TIME_MS=500 scripts/strength.sh \
+#       'rapfi=cmd:/opt/rapfi/pbrain-rapfi;dir=/opt/rapfi' defaults
+#
+# OPPONENT is any player `evotune match --b` takes (`cmd:` engines with `;dir=`, `;init=`,
+# `;protocol=`; or an evotune table). Each TABLE (a weight file, `defaults`, or NAME=FILE)
+# plays evotune's default engine at TIME_MS a move against it: PAIRS openings of each suite,
+# each played twice with colours swapped. The opponent keeps its own limits (an init line such
+# as `depth 4`; Cloudict has no clock) unless OPP_TIME_MS gives it a time per move too.
+#
+# Suites: SUITES names opening files (one opening per line, `evotune openings` writes them);
+# by default two suites of two-turn openings are generated from seeds 9001 and 9002 (seeds no
+# shipped config tunes on) into OUT, where you can read them. Keep the suites you judge a
+# table by apart from those you tune it on: gains measured on one suite shrink on another.
+#
+# Environment: EVOTUNE (binary, default target/release/evotune), GAME (default connect6),
+# TIME_MS (default 1000), OPP_TIME_MS, PAIRS (default 100), THREADS (games at once, default
+# 2; timed games need a core each and an otherwise idle machine), SUITES, OUT (default
+# results/strength). Records already in OUT are reused (delete them to play again).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+EVOTUNE=${EVOTUNE:-target/release/evotune}
+GAME=${GAME:-connect6}
+TIME_MS=${TIME_MS:-1000}
+OPP_TIME_MS=${OPP_TIME_MS:-}
+PAIRS=${PAIRS:-100}
+THREADS=${THREADS:-2}
+OUT=${OUT:-results/strength}
+
+if [[ $# -lt 2 ]]; then
+  sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+if [[ ! -x $EVOTUNE ]]; then
+  echo "strength: $EVOTUNE not found; build it with cargo build --release (or set EVOTUNE)" >&2
+  exit 1
+fi
+command -v python3 >/dev/null || {
+  echo "strength: python3 is needed to read the game records" >&2
+  exit 1
+}
+opponent=$1
+shift
+opponent_name=${opponent%%=*}
+mkdir -p "$OUT"
+
+suites=()
+if [[ -n ${SUITES:-} ]]; then
+  read -ra suites <<<"$SUITES"
+  for suite in "${suites[@]}"; do
+    [[ -f $suite ]] || {
+      echo "strength: SUITES: no opening file $suite" >&2
+      exit 1
+    }
+  done
+else
+  for seed in 9001 9002; do
+    suite="$OUT/$GAME-openings-$seed-$PAIRS.txt"
+    if [[ ! -s $suite ]]; then
+      "$EVOTUNE" openings --game "$GAME" --turns 2 --count "$PAIRS" --seed "$seed" -o "$suite" >&2
+    fi
+    suites+=("$suite")
+  done
+fi
+
+budget=(--a-time-ms "$TIME_MS")
+[[ -n $OPP_TIME_MS ]] && budget+=(--b-time-ms "$OPP_TIME_MS")
+opp_label=${OPP_TIME_MS:+, $OPP_TIME_MS ms a move}
+
+rows=()
+for spec in "$@"; do
+  if [[ $spec == *=* ]]; then
+    name=${spec%%=*}
+    table=${spec#*=}
+  else
+    name=$(basename "$spec" .toml)
+    table=$spec
+  fi
+  for suite in "${suites[@]}"; do
+    records="$OUT/$name-vs-$opponent_name-$(basename "$suite" .txt).jsonl"
+    if [[ ! -s $records ]]; then
+      echo "strength: $name against $opponent_name on $suite" >&2
+      "$EVOTUNE" match --game "$GAME" --a "$name=$table" --b "$opponent" "${budget[@]}" \
+        --openings "$suite" --pairs "$PAIRS" --threads "$THREADS" --records "$records.tmp" >&2
+      mv "$records.tmp" "$records"
+    fi
+    row=$(python3 - "$records" "$name" <<'EOF'
+import json, math, sys
+
+path, player = sys.argv[1], sys.argv[2]
+games = [json.loads(line) for line in open(path) if line.strip()]
+games = [g for g in games if g["reason"] != "aborted"]
+FAULTS = {"crash", "illegal", "timeout"}
+points, first, second, pairs = [], [], [], {}
+think = {True: [0, 0], False: [0, 0]}  # player? -> [ms, moves]
+faults = {True: 0, False: 0}
+clean = []
+for g in games:
+    mine = g["first"] == player
+    won = g["result"] == ("first" if mine else "second")
+    lost = g["result"] == ("second" if mine else "first")
+    p = 1.0 if won else 0.0 if lost else 0.5
+    points.append(p)
+    (first if mine else second).append(p)
+    pairs.setdefault((g.get("opening"), tuple(g["moves"][: g["opening_moves"]])), []).append(p)
+    # Turns alternate from the first player's (index 0): the first player made the even
+    # indices among those after the opening.
+    a, b = g["opening_moves"], len(g["moves"])
+    played = b - a
+    first_moves = (b + 1) // 2 - (a + 1) // 2
+    for is_first, ms, moves in ((True, g["first_ms"], first_moves), (False, g["second_ms"], played - first_moves)):
+        think[is_first == mine][0] += ms
+        think[is_first == mine][1] += moves
+    if g["reason"] in FAULTS:
+        faults[lost] += 1  # the loser's fault
+    else:
+        clean.append(p)
+
+def score_interval(xs):
+    n = len(xs)
+    if n == 0:
+        return "-"
+    m = sum(xs) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    h = 1.96 * sd / math.sqrt(n)
+    return f"{100 * m:.1f}% ({100 * max(0, m - h):.1f} .. {100 * min(1, m + h):.1f})"
+
+def elo(s):
+    s = min(max(s, 1e-3), 1 - 1e-3)
+    return -400 * math.log10(1 / s - 1)
+
+pair_scores = [sum(v) / len(v) for v in pairs.values() if len(v) == 2]
+if len(pair_scores) > 1:
+    m = sum(pair_scores) / len(pair_scores)
+    sd = math.sqrt(sum((x - m) ** 2 for x in pair_scores) / (len(pair_scores) - 1))
+    h = 1.96 * sd / math.sqrt(len(pair_scores))
+    pair = f"{elo(m):+.0f} ({elo(m - h):+.0f} .. {elo(m + h):+.0f})"
+else:
+    pair = "-"
+
+def pct(xs):
+    return f"{100 * sum(xs) / len(xs):.0f}%" if xs else "-"
+
+def per_move(side):
+    ms, moves = think[side]
+    return f"{ms / moves:.0f}" if moves else "-"
+
+print(f"{len(games)} | {score_interval(points)} | {pair} | {pct(first)} / {pct(second)} | "
+      f"{per_move(True)} / {per_move(False)} | {faults[True]} / {faults[False]} | {score_interval(clean)}")
+EOF
+)
+    rows+=("| $name | $(basename "$suite") | $row |")
+  done
+done
+{
+  echo "| $GAME: table at $TIME_MS ms a move, against $opponent_name${opp_label:-, its own limits} | suite | games | score (95% interval) | pair Elo (95% interval) | as first / second | ms a move: table / $opponent_name | faults: table / $opponent_name | score without faults |"
+  echo "|---|---|---:|---|---|---|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+} >"$OUT/strength.md.tmp"
+mv "$OUT/strength.md.tmp" "$OUT/strength.md"
+cat "$OUT/strength.md"
+echo
+echo "table in $OUT/strength.md, records beside it (evotune compare pairs two tables' records by opening)"
