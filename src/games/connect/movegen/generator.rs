@@ -369,18 +369,27 @@ impl MoveGen {
 
     /// Sorts `self.pairs` best first, drops duplicate spellings and keeps `width` of them.
     pub(super) fn finish_pairs(&mut self, out: &mut Vec<Move>, width: usize) {
-        // A pair reached from both of its stones keeps its higher score: by move, the best
-        // spelling comes first.
-        for p in self.pairs.iter_mut() {
-            *p = p.by_move();
+        // A pair is reached from at most two of its stones, so the best `width` distinct
+        // pairs are among the best `2 * width` entries: each pair above the last one kept
+        // has at most two entries above it. Only those are sorted; a pair met again later
+        // in the order is a lower-scored spelling of one already taken.
+        let pairs = &mut self.pairs;
+        let top = width.saturating_mul(2).min(pairs.len());
+        if top < pairs.len() {
+            pairs.select_nth_unstable(top);
         }
-        self.pairs.sort_unstable();
-        self.pairs.dedup_by_key(|p| p.move_bits());
-        for p in self.pairs.iter_mut() {
-            *p = p.by_score();
+        let pairs = &mut pairs[..top];
+        pairs.sort_unstable();
+        let first = out.len();
+        for p in pairs.iter() {
+            if out.len() - first == width {
+                break;
+            }
+            let m = p.get();
+            if !out[first..].contains(&m) {
+                out.push(m);
+            }
         }
-        self.pairs.sort_unstable();
-        out.extend(self.pairs.iter().take(width).map(|p| p.get()));
     }
 
     /// Moves that touch every threat road of the opponent, or `Lost` when none can.

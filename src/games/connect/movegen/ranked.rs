@@ -27,15 +27,13 @@ impl Ranked {
     }
 }
 
-/// A move of one or two stones and its score, packed so that integer order is either "best
-/// first, ties by move" ([`by_score`](Self::by_score)) or "by move, its best score first"
-/// ([`by_move`](Self::by_move)): the move in 32 bits (first stone, then second, 0 for
-/// none: a pair's second stone is never 0), the score's rank in the other 32.
+/// A move of one or two stones and its score, packed so that integer order is "best first,
+/// ties by move": the score's rank in the high 32 bits, the move in the low 32 (first stone,
+/// then second, 0 for none: a pair's second stone is never 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct RankedMove(u64);
 
 impl RankedMove {
-    /// Ordered by score.
     #[inline]
     pub(super) fn new(score: i32, m: Move) -> RankedMove {
         let rank = (i32::MAX as i64 - score as i64) as u64;
@@ -44,23 +42,7 @@ impl RankedMove {
         RankedMove(rank << 32 | bits)
     }
 
-    #[inline]
-    pub(super) fn by_move(self) -> RankedMove {
-        RankedMove(self.0.rotate_left(32))
-    }
-
-    #[inline]
-    pub(super) fn by_score(self) -> RankedMove {
-        self.by_move()
-    }
-
-    /// The move, in a value ordered by move.
-    #[inline]
-    pub(super) fn move_bits(&self) -> u64 {
-        self.0 >> 32
-    }
-
-    /// The move of a value ordered by score.
+    /// The move.
     #[inline]
     pub(super) fn get(self) -> Move {
         let (a, b) = ((self.0 >> 16) as Cell, self.0 as Cell);
