@@ -41,8 +41,8 @@ pub struct MoveGen {
     pub(super) threat_singles: Vec<Cell>,
     pub(super) threat_candidates: Vec<u32>,
     pub(super) threat_scored: Vec<u128>,
-    /// Where each cell's roads are in `threat_roads` (empty ranges between calls).
-    pub(super) threat_cell_roads: Vec<(u32, u32)>,
+    /// The roads of `threat_roads` at each cell, and how many (none between calls).
+    pub(super) threat_cell_roads: Vec<([u16; 4 * MAX_K], u8)>,
     /// The cells of `threat_singles` while `threat_candidates` runs (all false between).
     pub(super) threat_single: Vec<bool>,
 }
@@ -94,7 +94,7 @@ impl MoveGen {
             threat_singles: Vec::new(),
             threat_candidates: Vec::new(),
             threat_scored: Vec::new(),
-            threat_cell_roads: vec![(0, 0); cells],
+            threat_cell_roads: vec![([0; 4 * MAX_K], 0); cells],
             threat_single: vec![false; cells],
         }
     }

@@ -130,14 +130,12 @@ impl MoveGen {
         for &c in &singles {
             self.threat_single[c as usize] = false;
         }
-        at_cells.sort_unstable();
-        // Where each cell's roads are in `at_cells`, for `blocks_after`.
-        let mut from = 0;
-        while from < at_cells.len() {
-            let c = at_cells[from].0;
-            let to = from + at_cells[from..].iter().take_while(|&&(x, _)| x == c).count();
-            self.threat_cell_roads[c as usize] = (from as u32, to as u32);
-            from = to;
+        // Each cell's roads, for `blocks_after` (a road is listed once at each of its cells,
+        // and a cell is in at most 4 * k roads).
+        for &(c, r) in &at_cells {
+            let (roads, n) = &mut self.threat_cell_roads[c as usize];
+            roads[*n as usize] = r;
+            *n += 1;
         }
         singles.sort_unstable();
         singles.dedup();
@@ -173,13 +171,12 @@ impl MoveGen {
         let stones = m.stones();
         // The roads the move lifts to k - p stones: a road holding both stones is listed at
         // both and counted once, with both.
-        let at_cells = &self.threat_roads;
         let cell_roads = &self.threat_cell_roads;
         let roads_at = |c: Cell| {
-            let (from, to) = cell_roads[c as usize];
-            &at_cells[from as usize..to as usize]
+            let (roads, n) = &cell_roads[c as usize];
+            &roads[..*n as usize]
         };
-        let listed: [&[(Cell, u16)]; 2] = [roads_at(stones[0]), stones.get(1).map_or(&[], |&b| roads_at(b))];
+        let listed: [&[u16]; 2] = [roads_at(stones[0]), stones.get(1).map_or(&[], |&b| roads_at(b))];
         // Fewer threats than `min_blocks` can be stopped with fewer stones (one each).
         if listed[0].len() + listed[1].len() < min_blocks {
             return 0;
@@ -187,8 +184,8 @@ impl MoveGen {
         let threats = &mut self.threats;
         threats.clear();
         for (i, roads) in listed.iter().enumerate() {
-            for &(_, r) in roads.iter() {
-                let in_other = listed[1 - i].iter().any(|&(_, q)| q == r);
+            for &r in roads.iter() {
+                let in_other = listed[1 - i].contains(&r);
                 if i == 1 && in_other {
                     continue;
                 }
@@ -207,7 +204,7 @@ impl MoveGen {
     /// Empties the cell index [`threat_candidates`](Self::threat_candidates) built.
     pub(super) fn clear_threat_index(&mut self) {
         for &(c, _) in &self.threat_roads {
-            self.threat_cell_roads[c as usize] = (0, 0);
+            self.threat_cell_roads[c as usize].1 = 0;
         }
     }
 
