@@ -16,7 +16,7 @@ pub fn derive_seed(parts: &[u64]) -> u64 {
 }
 
 /// SplitMix64's increment (the golden ratio in 64 bits).
-const SPLITMIX_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+pub const SPLITMIX_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// SplitMix64's finaliser: a well-spread 64-bit value of `z`.
 pub const fn splitmix_mix(z: u64) -> u64 {

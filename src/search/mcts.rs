@@ -36,6 +36,7 @@ use rand_chacha::ChaCha8Rng;
 use super::{Exact, Playouts, Root, SearchResult, Tactics, TreeSearch, UndoOf, MATE, MATE_BOUND};
 use crate::core::game::{GameMove, MoveOf, Position, Side, Status};
 use crate::core::limits::Limits;
+use crate::core::rng::{splitmix_mix, SPLITMIX_GAMMA};
 
 /// Nodes the arena may hold (32 bytes each for Connect moves: 32 MiB). A search adds about
 /// 170 000 nodes per second on the middle-game position of the tests (measured, one core), so
@@ -262,10 +263,7 @@ pub(crate) fn score_of(p: f64) -> i32 {
 /// The seed of one search's stream: SplitMix64 of the game seed and the search number, so
 /// that nearby seeds give unrelated streams.
 pub(crate) fn stream_seed(game_seed: u64, search: u64) -> u64 {
-    let mut z = game_seed ^ search.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    splitmix_mix(game_seed ^ search.wrapping_mul(SPLITMIX_GAMMA))
 }
 
 /// The playout budget implied by the limits (depth as [`PLAYOUTS_PER_DEPTH`] playouts per
