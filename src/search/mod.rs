@@ -27,6 +27,7 @@
 pub mod alphabeta;
 pub mod mcts;
 pub mod pvs;
+mod smp;
 pub mod tree;
 pub mod tt;
 

@@ -6,7 +6,6 @@
 //! a side with a threat road wins at once and a side facing threats it cannot block loses,
 //! at every node including the horizon (see `Engine::node_entry`).
 
-use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
 use super::tt::Bound;
@@ -107,14 +106,13 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         // the quiet check's move generation counts in it.
         let mut fixed_depth_left = fixed_depth_check_budget(limits);
         if self.settings.vcdt_depth > 0 && self.settings.refutation_nodes > 0 && root_moves.len() > 1 {
-            let before = self.clock.nodes;
             let outer = self.clock.narrow(start, 1.0, fixed_depth_left.unwrap_or(u64::MAX));
-            self.set_aside_refuted(board, &mut root_moves);
+            let used = self.set_aside_refuted(board, &mut root_moves);
             self.clock.widen(outer);
             if self.clock.stopped {
                 return result;
             }
-            fixed_depth_left = fixed_depth_left.map(|left| left.saturating_sub(self.clock.nodes - before));
+            fixed_depth_left = fixed_depth_left.map(|left| left.saturating_sub(used));
             result.best = root_moves[0];
         }
         if self.settings.vcdt_depth > 0 && self.settings.quiet_refutation_nodes > 0 && root_moves.len() > 1 {
@@ -157,7 +155,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     /// The main search's iterative deepening over the root moves, from depth 1 to
     /// `max_depth` or until the clock or the soft time target stops it; `result` takes each
     /// completed iteration's move and score.
-    fn deepen(
+    pub(super) fn deepen(
         &mut self,
         board: &mut G::Position,
         root_moves: &mut [Move<G>],
@@ -200,70 +198,15 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         }
     }
 
-    /// [`deepen`](Self::deepen) on this thread while the helpers search the same root moves
-    /// on theirs, sharing the table, until this thread's search ends (their nodes go to
-    /// `helper_nodes`). The result is this thread's: the helpers only fill the table, which
-    /// makes this thread's iterations cheaper and its cut-offs surer.
-    fn deepen_with_helpers(
-        &mut self,
-        board: &mut G::Position,
-        root_moves: &mut [Move<G>],
-        max_depth: u32,
-        limits: &Limits,
-        start: Instant,
-        result: &mut SearchResult<Move<G>>,
-    ) {
-        let mut helpers = std::mem::take(&mut self.helpers);
-        let deadline = self.clock.deadline;
-        self.stop_helpers.store(false, Relaxed);
-        self.helper_nodes = std::thread::scope(|scope| {
-            let running: Vec<_> = helpers
-                .iter_mut()
-                .enumerate()
-                .map(|(i, helper)| {
-                    let (mut board, mut moves) = (board.clone(), root_moves.to_vec());
-                    scope.spawn(move || helper.help(&mut board, &mut moves, max_depth, i, deadline))
-                })
-                .collect();
-            self.deepen(board, root_moves, max_depth, limits, start, result);
-            self.stop_helpers.store(true, Relaxed);
-            running.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).sum()
-        });
-        self.helpers = helpers;
-    }
-
-    /// A helper thread's part of a search: iterative deepening over the root moves until
-    /// `max_depth`, the deadline or the main thread's stop; returns its nodes. Every other
-    /// helper starts one depth deeper than the main thread, so that the threads do not all
-    /// search the same tree at the same time.
-    fn help(
-        &mut self,
-        board: &mut G::Position,
-        root_moves: &mut [Move<G>],
-        max_depth: u32,
-        index: usize,
-        deadline: Option<Instant>,
-    ) -> u64 {
-        let clock = &mut self.clock;
-        (clock.nodes, clock.node_limit, clock.deadline, clock.stopped) = (0, u64::MAX, deadline, false);
-        let first = if index.is_multiple_of(2) { 2 } else { 1 }.min(max_depth);
-        for depth in first..=max_depth {
-            self.search_root(board, root_moves, depth as i32);
-            if self.clock.stopped {
-                break;
-            }
-        }
-        self.clock.nodes
-    }
-
     /// Drops the root moves after which the opponent has a proven win by the threat-space
     /// search within `refutation_nodes` positions each, unless that would drop them all. The
     /// main search cannot see a forced win longer than its horizon, and most of the long ones
     /// that decide games are threat sequences the threat-space search proves in a few hundred
     /// positions.
-    fn set_aside_refuted(&mut self, board: &mut G::Position, moves: &mut Vec<Move<G>>) {
+    /// Returns the most positions one thread visited.
+    pub(super) fn set_aside_refuted(&mut self, board: &mut G::Position, moves: &mut Vec<Move<G>>) -> u64 {
         let check = EngineSettings { vcdt_nodes: self.settings.refutation_nodes, ..self.settings.clone() };
-        self.set_aside(board, moves, |engine, board, m| engine.lets_opponent_win(board, m, &check));
+        self.set_aside(board, moves, |engine, board, m| engine.lets_opponent_win(board, m, &check))
     }
 
     /// Drops the root moves after which the opponent has a quiet move that leaves every
@@ -275,44 +218,39 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     /// counts as a position: listing the opponent's answers to every reply costs about as much
     /// as the threat-space searches themselves, and a budget that ignored it did not bound the
     /// check's time.
-    fn set_aside_quietly_refuted(
+    pub(super) fn set_aside_quietly_refuted(
         &mut self,
         board: &mut G::Position,
         moves: &mut Vec<Move<G>>,
         charge_generation: bool,
     ) {
         let check = EngineSettings { vcdt_nodes: self.settings.quiet_refutation_nodes, ..self.settings.clone() };
-        let (mut replies, mut answers) = (Vec::new(), Vec::new());
         self.set_aside(board, moves, |engine, board, m| {
             let placed = board.play(m);
+            let (mut replies, mut answers) = (Vec::new(), Vec::new());
             let refuted = engine.has_quiet_win(board, &check, &mut replies, &mut answers, charge_generation);
             board.undo(placed);
             refuted
         });
     }
 
-    /// Keeps the moves `refuted` does not refute, unless it refutes them all. When the clock
-    /// stops, the moves not yet checked (the one in flight included) stay.
+    /// Keeps the moves `refuted` does not refute, unless it refutes them all; the moves are
+    /// checked on every thread of the search. When the clock stops, the moves not yet
+    /// checked (those in flight included) stay. Returns the most positions one thread
+    /// visited.
     fn set_aside(
         &mut self,
         board: &mut G::Position,
         moves: &mut Vec<Move<G>>,
-        mut refuted: impl FnMut(&mut Self, &mut G::Position, Move<G>) -> bool,
-    ) {
-        let mut safe = Vec::with_capacity(moves.len());
-        for (i, &m) in moves.iter().enumerate() {
-            let refuted = refuted(self, board, m);
-            if self.clock.stopped {
-                safe.extend_from_slice(&moves[i..]);
-                break;
-            }
-            if !refuted {
-                safe.push(m);
-            }
-        }
+        refuted: impl Fn(&mut Self, &mut G::Position, Move<G>) -> bool + Sync,
+    ) -> u64 {
+        let checked = self.check_root_moves(board, moves, refuted, false);
+        let safe: Vec<_> =
+            moves.iter().zip(&checked.verdicts).filter(|(_, v)| **v != Some(true)).map(|(&m, _)| m).collect();
         if !safe.is_empty() {
             *moves = safe;
         }
+        checked.most_nodes
     }
 
     /// Whether the side to move has a move, among those its generator lists, after which
@@ -364,16 +302,22 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     /// continuous double threats: the main search sees only the threats inside its horizon,
     /// the threat-space search sees the long ones. If every candidate loses, the search's
     /// choice stands.
-    fn safe_root_move(&mut self, board: &mut G::Position, best: Move<G>, moves: &[Move<G>]) -> Move<G> {
-        let candidates = std::iter::once(best).chain(moves.iter().copied().filter(|&m| m != best));
+    pub(super) fn safe_root_move(&mut self, board: &mut G::Position, best: Move<G>, moves: &[Move<G>]) -> Move<G> {
+        let candidates: Vec<_> =
+            std::iter::once(best).chain(moves.iter().copied().filter(|&m| m != best)).take(SAFETY_MOVES).collect();
         let check = self.settings.clone();
-        for m in candidates.take(SAFETY_MOVES) {
-            let refuted = self.lets_opponent_win(board, m, &check);
-            if self.clock.stopped {
-                break;
-            }
-            if !refuted {
-                return m;
+        let checked = self.check_root_moves(
+            board,
+            &candidates,
+            |engine, board, m| engine.lets_opponent_win(board, m, &check),
+            true,
+        );
+        // The first candidate not refuted, unless the clock stopped a check before it.
+        for (&m, verdict) in candidates.iter().zip(&checked.verdicts) {
+            match verdict {
+                Some(true) => continue,
+                Some(false) => return m,
+                None => break,
             }
         }
         best
@@ -381,7 +325,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
 
     /// Searches every root move at `depth`; returns the best score and move. On a stop, the
     /// move is the best among those fully searched (NONE if none was).
-    fn search_root(&mut self, board: &mut G::Position, moves: &mut [Move<G>], depth: i32) -> (i32, Move<G>) {
+    pub(super) fn search_root(&mut self, board: &mut G::Position, moves: &mut [Move<G>], depth: i32) -> (i32, Move<G>) {
         let pvs = self.settings.search == SearchKind::Pvs;
         let mut alpha = -MATE;
         let beta = MATE;

@@ -1,0 +1,256 @@
+//! One search on several threads (Lazy SMP): the main thread's [`TreeSearch`] and its helpers,
+//! each with its own generator, history, killers, move lists and clock, sharing one table.
+//!
+//! Two kinds of work are shared. The root's checks (the refutation checks before the main
+//! search, the threat-space check of the chosen move after it) look at each root move on its
+//! own: the threads take the moves one at a time from a shared counter, so that with a
+//! clock more moves are checked in the same time, and without one the verdicts are those of
+//! one thread. The iterative deepening runs on every thread over the same root moves into
+//! the shared table; the move played is the main thread's, or a helper's when the helper
+//! completed a deeper iteration than the main thread did.
+
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
+
+use super::{Playouts, SearchResult, Tactics, TreeSearch};
+use crate::core::game::MoveOf;
+use crate::core::limits::Limits;
+
+type Move<G> = MoveOf<G>;
+
+/// A helper's deepest completed iteration: its depth, score and best move.
+type Completed<M> = (u32, i32, M);
+
+/// What the threads of a root check found: `verdicts[i]` is whether the check refuted root
+/// move `i` (`None` when no thread finished checking it before its clock stopped).
+pub(super) struct Verdicts {
+    pub(super) verdicts: Vec<Option<bool>>,
+    /// The most positions any one thread visited (the check's cost in time).
+    pub(super) most_nodes: u64,
+}
+
+impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
+    /// Checks `moves` with `refuted` on this thread and its helpers, the moves handed out one
+    /// at a time in order. Every helper gets this thread's limits: its deadline and the
+    /// positions it has left. With `until_safe`, no move is started after one found not
+    /// refuted (the check wants the first such move). On one thread this is the plain loop:
+    /// the moves in order until the clock stops.
+    pub(super) fn check_root_moves<F>(
+        &mut self,
+        board: &mut G::Position,
+        moves: &[Move<G>],
+        refuted: F,
+        until_safe: bool,
+    ) -> Verdicts
+    where
+        F: Fn(&mut Self, &mut G::Position, Move<G>) -> bool + Sync,
+    {
+        let next = AtomicUsize::new(0);
+        let first_safe = AtomicUsize::new(usize::MAX);
+        let (next, first_safe, refuted) = (&next, until_safe.then_some(&first_safe), &refuted);
+        let mut verdicts = vec![None; moves.len()];
+        let before = self.clock.nodes;
+        if self.helpers.is_empty() {
+            for (i, refuted) in self.check_share(board, moves, refuted, next, first_safe) {
+                verdicts[i] = Some(refuted);
+            }
+            return Verdicts { verdicts, most_nodes: self.clock.nodes - before };
+        }
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let (deadline, budget) = (self.clock.deadline, self.clock.node_limit.saturating_sub(self.clock.nodes));
+        self.stop_helpers.store(false, Relaxed);
+        let shares = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .map(|helper| {
+                    let mut board = board.clone();
+                    scope.spawn(move || {
+                        let clock = &mut helper.clock;
+                        (clock.nodes, clock.charged, clock.node_limit, clock.deadline, clock.stopped) =
+                            (0, 0, budget, deadline, false);
+                        let share = helper.check_share(&mut board, moves, refuted, next, first_safe);
+                        (share, helper.clock.nodes, helper.clock.charged)
+                    })
+                })
+                .collect();
+            let mine = self.check_share(board, moves, refuted, next, first_safe);
+            let theirs: Vec<_> =
+                running.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect();
+            (mine, theirs)
+        });
+        self.helpers = helpers;
+        let (mine, theirs) = shares;
+        let mut most_nodes = self.clock.nodes - before;
+        for (i, refuted) in mine {
+            verdicts[i] = Some(refuted);
+        }
+        for (share, nodes, charged) in theirs {
+            for (i, refuted) in share {
+                verdicts[i] = Some(refuted);
+            }
+            most_nodes = most_nodes.max(nodes);
+            // Work the check counted without visiting a position is not reported.
+            self.helper_nodes += nodes - charged;
+        }
+        Verdicts { verdicts, most_nodes }
+    }
+
+    /// One thread's part of [`check_root_moves`](Self::check_root_moves): takes the next
+    /// move to check until none is left or the clock stops (the move in flight then has no
+    /// verdict).
+    fn check_share<F>(
+        &mut self,
+        board: &mut G::Position,
+        moves: &[Move<G>],
+        refuted: &F,
+        next: &AtomicUsize,
+        first_safe: Option<&AtomicUsize>,
+    ) -> Vec<(usize, bool)>
+    where
+        F: Fn(&mut Self, &mut G::Position, Move<G>) -> bool,
+    {
+        let mut share = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            if i >= moves.len() || first_safe.is_some_and(|safe| safe.load(Relaxed) < i) {
+                break;
+            }
+            let is_refuted = refuted(self, board, moves[i]);
+            if self.clock.stopped {
+                break;
+            }
+            share.push((i, is_refuted));
+            if let (Some(safe), false) = (first_safe, is_refuted) {
+                safe.fetch_min(i, Relaxed);
+            }
+        }
+        share
+    }
+
+    /// [`deepen`](Self::deepen) on this thread while the helpers search the same root moves
+    /// on theirs, sharing the table, until this thread's search ends (their nodes go to
+    /// `helper_nodes`). The helpers fill the table, which makes this thread's iterations
+    /// cheaper and its cut-offs surer; when one of them completed a deeper iteration than
+    /// this thread, its move and score are the result.
+    pub(super) fn deepen_with_helpers(
+        &mut self,
+        board: &mut G::Position,
+        root_moves: &mut [Move<G>],
+        max_depth: u32,
+        limits: &Limits,
+        start: Instant,
+        result: &mut SearchResult<Move<G>>,
+    ) {
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let deadline = self.clock.deadline;
+        self.stop_helpers.store(false, Relaxed);
+        let completed = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, helper)| {
+                    let (mut board, mut moves) = (board.clone(), root_moves.to_vec());
+                    scope.spawn(move || helper.help(&mut board, &mut moves, max_depth, i, deadline))
+                })
+                .collect();
+            self.deepen(board, root_moves, max_depth, limits, start, result);
+            self.stop_helpers.store(true, Relaxed);
+            running.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect::<Vec<_>>()
+        });
+        self.helpers = helpers;
+        let mut deepest: Option<Completed<Move<G>>> = None;
+        for (nodes, done) in completed {
+            self.helper_nodes += nodes;
+            if done.is_some_and(|(depth, ..)| deepest.is_none_or(|(d, ..)| depth > d)) {
+                deepest = done;
+            }
+        }
+        if let Some((depth, score, best)) = deepest.filter(|&(depth, ..)| depth > result.depth) {
+            (result.depth, result.score, result.best) = (depth, score, best);
+        }
+    }
+
+    /// A helper thread's part of a search: iterative deepening over the root moves until
+    /// `max_depth`, the deadline or the main thread's stop; returns its nodes and its deepest
+    /// completed iteration. Every other helper starts one depth deeper than the main thread,
+    /// so that the threads do not all search the same tree at the same time.
+    fn help(
+        &mut self,
+        board: &mut G::Position,
+        root_moves: &mut [Move<G>],
+        max_depth: u32,
+        index: usize,
+        deadline: Option<Instant>,
+    ) -> (u64, Option<Completed<Move<G>>>) {
+        let clock = &mut self.clock;
+        (clock.nodes, clock.charged, clock.node_limit, clock.deadline, clock.stopped) =
+            (0, 0, u64::MAX, deadline, false);
+        let first = if index.is_multiple_of(2) { 2 } else { 1 }.min(max_depth);
+        let mut completed = None;
+        for depth in first..=max_depth {
+            let (score, best) = self.search_root(board, root_moves, depth as i32);
+            if self.clock.stopped {
+                break;
+            }
+            completed = Some((depth, score, best));
+            if score.abs() > super::MATE_BOUND {
+                break;
+            }
+        }
+        (self.clock.nodes, completed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::game::MoveOf;
+    use crate::core::settings::EngineSettings;
+    use crate::games::connect::notation::{board_from_record_moves, move_to_record};
+    use crate::games::connect::{Connect6, Rules};
+    use crate::search::{Searchable, Searcher};
+
+    /// What the root's three checks keep of the root moves on `threads` threads, without a
+    /// clock: the moves the refutation check keeps, those the quiet check keeps after it, the
+    /// move the threat-space check after the search picks among refuted moves and others;
+    /// and the positions the helpers visited. The position is one where both refutation
+    /// checks set moves aside (tests/search.rs).
+    fn root_checks(threads: usize) -> (Vec<String>, Vec<String>, String, u64) {
+        let connect6 = crate::registry::find("connect6").unwrap();
+        let table = crate::player::load_weights("weights/connect6-versus-cloudict.toml", None, connect6).unwrap().0;
+        let settings =
+            EngineSettings { search_threads: threads, quiet_refutation_nodes: 300, ..EngineSettings::default() };
+        let mut search = <Connect6 as Searchable>::Searcher::new(settings, &table);
+        let mut board = board_from_record_moves(Rules::CONNECT6, &["m7", "k7k8", "l8j10", "j9k9"]).unwrap();
+        let mut moves = Vec::new();
+        search.root(&board, &mut moves);
+        let all = moves.clone();
+        let record = |m: &MoveOf<Connect6>| move_to_record(Rules::CONNECT6, m.stones());
+        search.set_aside_refuted(&mut board, &mut moves);
+        let refuted: Vec<_> = moves.iter().map(record).collect();
+        search.set_aside_quietly_refuted(&mut board, &mut moves, false);
+        let quiet: Vec<_> = moves.iter().map(record).collect();
+        // Three moves the refutation check set aside, then the others: the first three
+        // candidates are refuted, and the first move kept is the fourth.
+        let lost: Vec<_> = all.iter().filter(|m| !refuted.contains(&record(m))).take(3).collect();
+        let candidates: Vec<_> =
+            lost.iter().copied().chain(all.iter().filter(|m| !lost.contains(m))).copied().collect();
+        let safe = search.safe_root_move(&mut board, candidates[0], &candidates);
+        (refuted, quiet, record(&safe), search.helper_nodes)
+    }
+
+    /// The threads share the root moves of each check, and without a clock they set aside
+    /// exactly the moves one thread does (and the threat-space check picks the same move).
+    #[test]
+    fn the_root_checks_on_several_threads_keep_what_one_thread_keeps() {
+        let one = root_checks(1);
+        assert!(one.0.len() < 32 && one.1.len() < one.0.len(), "{one:?}");
+        assert_eq!(one.2, one.0[0]);
+        for threads in [2, 3] {
+            let many = root_checks(threads);
+            assert_eq!((&many.0, &many.1, &many.2), (&one.0, &one.1, &one.2), "{threads} threads");
+            assert!(many.3 > 0, "the helpers checked no move on {threads} threads");
+        }
+        assert_eq!(one.3, 0);
+    }
+}
