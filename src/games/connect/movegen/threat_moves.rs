@@ -5,7 +5,7 @@
 use super::generator::MoveGen;
 use super::ranked::{pack_pair, unpack_move};
 use super::{Move, Situation};
-use crate::games::connect::board::{Board, Cell, Colour};
+use crate::games::connect::board::{Board, Cell, Colour, MAX_K};
 
 impl MoveGen {
     /// Moves of the side to move that leave threats needing at least `min_blocks` stones to
@@ -107,28 +107,12 @@ impl MoveGen {
                 self.threat_single[c as usize] = true;
             }
         }
-        // Roads two stones short: a pair of their empty cells makes a threat. Threats made
-        // only of such roads all hold both stones, so they lie on the stones' line, and two
-        // blocks stop them all (the nearest empty cell on either side of the stones is in
-        // every one of them that has empty cells on that side): a move needing three blocks
-        // therefore has a stone that lifts a road one stone short, and other pairs are not
-        // listed then.
+        // Roads two stones short: a pair of their empty cells makes a threat.
+        let two_short_from = at_cells.len();
         if turn == 2 && level > 2 {
             for r in board.near_threat_roads(me, 2) {
-                let first = at_cells.len();
                 at_cells.extend(board.empty_cells_of_road(r).map(|c| (c, r as u16)));
-                for i in first..at_cells.len() {
-                    let a = at_cells[i].0;
-                    for &(b, _) in &at_cells[i + 1..] {
-                        if min_blocks <= 2 || self.threat_single[a as usize] || self.threat_single[b as usize] {
-                            moves.push(pack_pair(a, b));
-                        }
-                    }
-                }
             }
-        }
-        for &c in &singles {
-            self.threat_single[c as usize] = false;
         }
         // Each cell's roads, for `blocks_after` (a road is listed once at each of its cells,
         // and a cell is in at most 4 * k roads).
@@ -137,13 +121,42 @@ impl MoveGen {
             roads[*n as usize] = r;
             *n += 1;
         }
+        // A move whose stones are listed with fewer roads than `min_blocks` leaves fewer
+        // threats (`blocks_after` would measure 0): it is not a candidate.
+        let cell_roads = &self.threat_cell_roads;
+        let enough = |a: Cell, b: Option<Cell>| {
+            cell_roads[a as usize].1 as usize + b.map_or(0, |b| cell_roads[b as usize].1 as usize) >= min_blocks
+        };
+        // Pairs of a road two stones short. Threats made only of such roads all hold both
+        // stones, so they lie on the stones' line, and two blocks stop them all (the nearest
+        // empty cell on either side of the stones is in every one of them that has empty
+        // cells on that side): a move needing three blocks therefore has a stone that lifts a
+        // road one stone short, and other pairs are not listed then.
+        let mut from = two_short_from;
+        while from < at_cells.len() {
+            let road = at_cells[from].1;
+            let to = from + at_cells[from..].iter().take_while(|&&(_, r)| r == road).count();
+            for (i, &(a, _)) in at_cells[from..to].iter().enumerate() {
+                for &(b, _) in &at_cells[from + i + 1..to] {
+                    if (min_blocks <= 2 || self.threat_single[a as usize] || self.threat_single[b as usize])
+                        && enough(a, Some(b))
+                    {
+                        moves.push(pack_pair(a, b));
+                    }
+                }
+            }
+            from = to;
+        }
+        for &c in &singles {
+            self.threat_single[c as usize] = false;
+        }
         singles.sort_unstable();
         singles.dedup();
         if turn == 1 {
-            moves.extend(singles.iter().map(|&a| (a as u32) << 16));
+            moves.extend(singles.iter().filter(|&&a| enough(a, None)).map(|&a| (a as u32) << 16));
         } else {
             for (i, &a) in singles.iter().enumerate() {
-                moves.extend(singles[i + 1..].iter().map(|&b| pack_pair(a, b)));
+                moves.extend(singles[i + 1..].iter().filter(|&&b| enough(a, Some(b))).map(|&b| pack_pair(a, b)));
             }
         }
         moves.sort_unstable();
@@ -181,8 +194,10 @@ impl MoveGen {
         if listed[0].len() + listed[1].len() < min_blocks {
             return 0;
         }
-        let threats = &mut self.threats;
-        threats.clear();
+        // The threat roads are counted before their empty cells are listed: most moves
+        // leave too few.
+        let mut lifted = [0u16; 8 * MAX_K];
+        let mut n = 0;
         for (i, roads) in listed.iter().enumerate() {
             for &r in roads.iter() {
                 let in_other = listed[1 - i].contains(&r);
@@ -191,12 +206,18 @@ impl MoveGen {
                 }
                 let hits = 1 + usize::from(in_other);
                 if board.road_counts(r as usize)[me.index()] as usize + hits >= level {
-                    threats.push_after(board, r as usize, stones);
+                    lifted[n] = r;
+                    n += 1;
                 }
             }
         }
-        if threats.len() < min_blocks {
+        if n < min_blocks {
             return 0;
+        }
+        let threats = &mut self.threats;
+        threats.clear();
+        for &r in &lifted[..n] {
+            threats.push_after(board, r as usize, stones);
         }
         threats.blocks_needed(turn.max(2))
     }

@@ -32,12 +32,18 @@ impl ThreatSet {
     /// Adds road r as a threat road after `stones` (not yet on the board) are placed: its
     /// empty cells but those stones.
     pub fn push_after(&mut self, board: &Board, r: usize, stones: &[Cell]) {
+        // A plain loop over the road's cells: this runs for every road of every candidate
+        // threat move.
+        let none = Cell::MAX;
+        let (a, b) = (stones.first().copied().unwrap_or(none), stones.get(1).copied().unwrap_or(none));
         let mut empty = [0; MAX_P];
         let mut len = 0;
-        for c in board.empty_cells_of_road(r).filter(|c| !stones.contains(c)) {
-            debug_assert!(len < MAX_P, "road {r} is not a threat road after {stones:?}");
-            empty[len] = c;
-            len += 1;
+        for &c in board.geometry().road(r) {
+            if board.is_empty_cell(c) && c != a && c != b {
+                debug_assert!(len < MAX_P, "road {r} is not a threat road after {stones:?}");
+                empty[len] = c;
+                len += 1;
+            }
         }
         self.roads.push((empty, len as u8));
     }
