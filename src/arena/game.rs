@@ -106,7 +106,7 @@ impl GameSettings {
 /// Who makes a side's moves: an engine of this process, or an outside engine's session.
 enum Seat<G: Searchable> {
     Inside(Box<Engine<G>>),
-    Outside(Session),
+    Outside(Box<Session>),
 }
 
 /// Plays one game of `G` from `opening` (record moves from the start). The players' engines
@@ -260,7 +260,9 @@ pub fn play_game<G: Searchable>(
 /// engine (which may fail to start: the game is then lost).
 fn seat<G: Searchable>(player: &Player, side: Side, seed: u64, settings: &GameSettings) -> Result<Seat<G>, Forfeit> {
     match &player.outside {
-        Some(o) => Session::start(o, player.weights.values(), side, settings.hang()).map(Seat::Outside),
+        Some(o) => {
+            Session::start(o, player.weights.values(), side, settings.hang()).map(|s| Seat::Outside(Box::new(s)))
+        }
         None => {
             let mut engine = Engine::<G>::new(player.engine.clone(), &player.weights);
             engine.new_game(seed);

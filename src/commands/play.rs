@@ -59,7 +59,10 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         verbose: args.verbose,
     };
     let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
-    game.play_protocol(&player, &options, &mut stdin.lock(), &mut stdout.lock(), &mut stderr.lock())?;
+    // The error stream is unbuffered: a comment written in pieces would be a write each,
+    // which a referee logging it pays for in every game. Whole lines, one write each.
+    let mut err = std::io::LineWriter::new(stderr.lock());
+    game.play_protocol(&player, &options, &mut stdin.lock(), &mut stdout.lock(), &mut err)?;
     Ok(())
 }
 

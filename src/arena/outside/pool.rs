@@ -241,7 +241,8 @@ impl OutsideEngine {
             }
             self.discard_pending(&mut p);
             if retell {
-                if params.lines(values).iter().try_for_each(|l| p.send(l)).is_err() {
+                // In one write: a line a write would wake the engine for each value.
+                if p.send_lines(&params.lines(values)).is_err() {
                     self.note(p.id(), "ended while it was told another individual's values; starting another");
                     self.discard(p);
                     continue;
@@ -335,10 +336,12 @@ impl OutsideEngine {
                 return Err(self.lost(p, Reason::Crash, format!("ended before answering `{hello}`")))
             }
         }
-        for line in &spec.init {
-            if p.send(line).is_err() {
-                return Err(self.lost(p, Reason::Crash, format!("ended at the init line `{line}`")));
-            }
+        if !spec.init.is_empty() && p.send_lines(&spec.init).is_err() {
+            return Err(self.lost(
+                p,
+                Reason::Crash,
+                format!("ended at its init lines (the first `{}`)", clip(&spec.init[0])),
+            ));
         }
         Ok(p)
     }

@@ -69,6 +69,8 @@ pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
     stdout: ChildStdout,
+    /// Lines to go with the next write (see [`EngineProcess::queue`]).
+    queued: Vec<u8>,
     /// Whole lines read and not yet taken.
     lines: VecDeque<String>,
     /// The start of the next line (at most [`MAX_LINE`] bytes of it).
@@ -107,6 +109,7 @@ impl EngineProcess {
             child,
             stdin,
             stdout,
+            queued: Vec::new(),
             lines: VecDeque::new(),
             partial: Vec::new(),
             closed: false,
@@ -126,21 +129,31 @@ impl EngineProcess {
         self.send_lines(&[line])
     }
 
-    /// Sends lines at once, in one write, no sooner than the pace after the engine's last
-    /// output.
-    pub fn send_lines(&mut self, lines: &[&str]) -> io::Result<()> {
+    /// Sends lines at once, after the queued ones, in one write, no sooner than the pace
+    /// after the engine's last output.
+    pub fn send_lines<S: AsRef<str>>(&mut self, lines: &[S]) -> io::Result<()> {
         if !self.pace.is_zero() {
             let wait = (self.last_output + self.pace).saturating_duration_since(Instant::now());
             if !wait.is_zero() {
                 std::thread::sleep(wait);
             }
         }
-        let mut bytes = Vec::new();
+        let mut bytes = std::mem::take(&mut self.queued);
         for line in lines {
-            bytes.extend_from_slice(line.as_bytes());
+            bytes.extend_from_slice(line.as_ref().as_bytes());
             bytes.push(b'\n');
         }
         write_without_sigpipe(&mut self.stdin, &bytes)
+    }
+
+    /// Keeps a line that needs no answer for the next write, so that it wakes the engine
+    /// together with the lines sent next rather than on its own: each write the engine reads
+    /// is a wake-up of its process and of the referee's thread, which costs a short game
+    /// more than what the engine does with the line. An engine that has ended is found out
+    /// by that write.
+    pub fn queue(&mut self, line: &str) {
+        self.queued.extend_from_slice(line.as_bytes());
+        self.queued.push(b'\n');
     }
 
     /// The next line of output, waiting until `deadline` at most.

@@ -17,10 +17,9 @@
 
 use crate::core::game::Side;
 use crate::games::connect::notation::{
-    board_from_record_moves, cell_to_record, move_to_competition, move_to_record, parse_competition_move,
-    parse_record_move,
+    cell_to_record, move_to_competition, move_to_record, parse_competition_move, parse_record_move, play_move,
 };
-use crate::games::connect::{Cell, Rules};
+use crate::games::connect::{Board, Cell, Rules};
 
 /// How evotune speaks to an outside engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -342,12 +341,13 @@ impl Protocol {
         }
     }
 
-    /// The move an engine replied, in record notation. `history` is the game before it.
-    pub fn to_record(self, reply: &str, history: &[String]) -> Result<String, String> {
+    /// The move an engine replied, in record notation. `history` is the game before it, of
+    /// which `so_far` keeps what the protocol needs from one reply of the game to the next.
+    pub fn to_record(self, reply: &str, history: &[String], so_far: &mut GameSoFar) -> Result<String, String> {
         match self {
             Protocol::Connect6 | Protocol::Cloudict => {
                 let stones = parse_competition_move(CONNECT6, reply, false).map_err(|e| e.to_string())?;
-                Ok(move_to_record(CONNECT6, &winning_part(&stones, history)))
+                Ok(move_to_record(CONNECT6, &winning_part(&stones, history, so_far)))
             }
             Protocol::Pbrain => {
                 let bad = || format!("expected x,y with 0 <= x, y < {}", GOMOKU.width);
@@ -401,12 +401,48 @@ fn pbrain_xy(record: &str) -> Result<(usize, usize), String> {
     Ok((c as usize % size, size - 1 - c as usize / size))
 }
 
+/// What a protocol keeps of one game between an engine's replies: for Connect6, the board
+/// of the moves seen so far, brought up to date with the new ones at each reply rather than
+/// played again from the start (which, move after move, cost the referee more than
+/// everything else it does in a game of evotune's engine at depth 3).
+#[derive(Default)]
+pub struct GameSoFar {
+    board: Option<Box<Board>>,
+    /// How many moves of the game the board holds.
+    moves: usize,
+}
+
+impl GameSoFar {
+    /// The Connect6 board after `history`, which extends the history of the last call (or
+    /// the board is made again); `None` if the history does not replay.
+    fn connect6(&mut self, history: &[String]) -> Option<&mut Board> {
+        if self.board.is_none() || self.moves > history.len() {
+            self.board = Some(Box::new(Board::new(CONNECT6)));
+            self.moves = 0;
+        }
+        let board = self.board.as_deref_mut()?;
+        for m in &history[self.moves..] {
+            let played = parse_record_move(CONNECT6, m).map_err(|e| e.to_string()).and_then(|s| play_move(board, &s));
+            if played.is_err() {
+                self.board = None;
+                return None;
+            }
+            self.moves += 1;
+        }
+        self.board.as_deref_mut()
+    }
+}
+
 /// The stones of a Connect6 reply that count: a pair whose first stone already wins counts
 /// as that stone, as on the competition platform (engines send whole pairs).
-fn winning_part(stones: &[Cell], history: &[String]) -> Vec<Cell> {
-    if let ([first, _], Ok(mut board)) = (stones, board_from_record_moves(CONNECT6, history)) {
-        if board.try_play(*first).is_ok() && board.winner().is_some() {
-            return vec![*first];
+fn winning_part(stones: &[Cell], history: &[String], so_far: &mut GameSoFar) -> Vec<Cell> {
+    if let ([first, _], Some(board)) = (stones, so_far.connect6(history)) {
+        if board.try_play(*first).is_ok() {
+            let wins = board.winner().is_some();
+            board.undo();
+            if wins {
+                return vec![*first];
+            }
         }
     }
     stones.to_vec()
@@ -441,7 +477,7 @@ mod tests {
         assert_eq!(r.ask, ["next"]);
         let r = Protocol::Cloudict.request(&turn(&h, 2, Side::Second, false)).unwrap();
         assert_eq!(r.before, [Say::quiet("black HHLL")]);
-        assert_eq!(Protocol::Cloudict.to_record("KLMN", &h), Ok("k12m14".to_string()));
+        assert_eq!(Protocol::Cloudict.to_record("KLMN", &h, &mut GameSoFar::default()), Ok("k12m14".to_string()));
         assert_eq!(Protocol::Cloudict.classify("move KLMN"), Heard::Move("KLMN".into()));
         assert_eq!(Protocol::Cloudict.classify("# board"), Heard::Chatter);
         assert_eq!(Protocol::Cloudict.classify("error occupied"), Heard::Other);
@@ -482,9 +518,16 @@ mod tests {
     fn a_pair_whose_first_stone_wins_counts_as_that_stone() {
         // Black has j10 k10 l10 m10 n10 after these turns; o10 makes six.
         let h = moves("j10 a1c1 k10l10 e1g1 m10n10 a19c19");
-        assert_eq!(Protocol::Cloudict.to_record("OJAR", &h), Ok("o10".to_string()));
-        assert_eq!(Protocol::Cloudict.to_record("AJOJ", &h), Ok("a10o10".to_string()));
-        assert!(Protocol::Cloudict.to_record("ZZ", &h).is_err());
+        assert_eq!(Protocol::Cloudict.to_record("OJAR", &h, &mut GameSoFar::default()), Ok("o10".to_string()));
+        assert_eq!(Protocol::Cloudict.to_record("AJOJ", &h, &mut GameSoFar::default()), Ok("a10o10".to_string()));
+        assert!(Protocol::Cloudict.to_record("ZZ", &h, &mut GameSoFar::default()).is_err());
+        // Followed through the game, reply after reply, as a session does: the same.
+        let mut so_far = GameSoFar::default();
+        for n in 1..h.len() {
+            assert_eq!(Protocol::Cloudict.to_record("AJOJ", &h[..n], &mut so_far), Ok("a10o10".to_string()));
+        }
+        assert_eq!(Protocol::Cloudict.to_record("OJAR", &h, &mut so_far), Ok("o10".to_string()));
+        assert_eq!(Protocol::Cloudict.to_record("AJOJ", &h, &mut so_far), Ok("a10o10".to_string()));
     }
 
     #[test]
@@ -500,8 +543,8 @@ mod tests {
         assert_eq!(r.ask, ["BOARD", "7,7,2", "0,14,1", "1,13,2", "DONE"]);
         let r = Protocol::Pbrain.request(&turn(&h, 2, Side::Second, false)).unwrap();
         assert_eq!(r.ask, ["TURN 1,13"]);
-        assert_eq!(Protocol::Pbrain.to_record("7,7", &h), Ok("h8".to_string()));
-        assert!(Protocol::Pbrain.to_record("15,0", &h).is_err());
+        assert_eq!(Protocol::Pbrain.to_record("7,7", &h, &mut GameSoFar::default()), Ok("h8".to_string()));
+        assert!(Protocol::Pbrain.to_record("15,0", &h, &mut GameSoFar::default()).is_err());
         assert_eq!(Protocol::Pbrain.classify("MESSAGE thinking"), Heard::Chatter);
         // Only coordinates are a move: an engine's ERROR for a command it misread (Rapfi drops
         // the first word of a command that arrives as it finishes a move) is not.
@@ -523,8 +566,8 @@ mod tests {
         );
         assert_eq!(r.ask, ["go"]);
         assert_eq!(Protocol::Line.classify("end first corner"), Heard::Chatter);
-        assert_eq!(Protocol::Line.to_record("4:b4c3", &h), Ok("4:b4c3".to_string()));
-        assert!(Protocol::Line.to_record("", &h).is_err());
+        assert_eq!(Protocol::Line.to_record("4:b4c3", &h, &mut GameSoFar::default()), Ok("4:b4c3".to_string()));
+        assert!(Protocol::Line.to_record("", &h, &mut GameSoFar::default()).is_err());
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use crate::arena::outside::pool::{clip, Forfeit, NoAnswer, OutsideEngine};
 use crate::arena::outside::process::{EngineProcess, ReadError};
-use crate::arena::outside::protocol::{Heard, Say, Turn};
+use crate::arena::outside::protocol::{GameSoFar, Heard, Say, Turn};
 use crate::arena::records::Reason;
 use crate::core::game::Side;
 
@@ -50,6 +50,8 @@ pub struct Session {
     asked: bool,
     /// The wait for answers that are not moves (acknowledgements, a new engine's greeting).
     hang: Duration,
+    /// What the protocol keeps of the game to read the engine's replies.
+    so_far: GameSoFar,
 }
 
 impl Session {
@@ -57,10 +59,21 @@ impl Session {
     /// parameters are tuned) and starts the game.
     pub fn start(engine: &Arc<OutsideEngine>, values: &[i32], side: Side, hang: Duration) -> Result<Session, Forfeit> {
         let process = engine.checkout(values, hang)?;
-        let mut session =
-            Session { engine: Arc::clone(engine), process: Some(process), side, told: 0, asked: false, hang };
+        let mut session = Session {
+            engine: Arc::clone(engine),
+            process: Some(process),
+            side,
+            told: 0,
+            asked: false,
+            hang,
+            so_far: GameSoFar::default(),
+        };
         for say in engine.protocol().new_game(side) {
-            session.say(&say)?;
+            match say.ack {
+                // Said with the first request of the game, in the same write.
+                None => session.process.as_mut().expect("a process just taken").queue(&say.line),
+                Some(_) => session.say(&say)?,
+            }
         }
         Ok(session)
     }
@@ -119,7 +132,7 @@ impl Session {
         };
         let ms = start.elapsed().as_millis() as u64;
         self.asked = true;
-        let text = match protocol.to_record(&raw, history) {
+        let text = match protocol.to_record(&raw, history, &mut self.so_far) {
             Ok(t) => t,
             Err(e) => {
                 return Err(self.lose(Reason::Illegal, format!("answered the unreadable move `{}`: {e}", clip(&raw))))
@@ -189,14 +202,12 @@ impl Session {
 }
 
 impl Drop for Session {
-    /// Ends the game for the engine and gives the process back for the next one.
+    /// Ends the game for the engine (the line goes with the next one it is sent: nothing
+    /// waits for it) and gives the process back for the next game.
     fn drop(&mut self) {
         if let Some(mut p) = self.process.take() {
             if let Some(end) = self.engine.protocol().end_game() {
-                if p.send(end).is_err() {
-                    self.engine.discard(p);
-                    return;
-                }
+                p.queue(end);
             }
             self.engine.checkin(p);
         }
