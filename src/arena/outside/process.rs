@@ -95,6 +95,7 @@ impl EngineProcess {
         command.args(&spec.command[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
         command.envs(spec.env.iter().map(|(k, v)| (k, v)));
         command.process_group(0);
+        same_addresses(&mut command);
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
@@ -250,6 +251,33 @@ impl Drop for EngineProcess {
     }
 }
 
+/// Starts the engine without address-space layout randomisation (Linux), so that every
+/// process of one program has its code at the same addresses. The processor's branch
+/// predictors and decoded-instruction caches are keyed by address: two engines of one
+/// program that take turns on a core then share what those learnt, as two engines in one
+/// process do, rather than each meeting the other's predictions at every move. Measured on
+/// evotune's own engine at depth 3 (a run of 504 games of 7 ms CPU, two processes taking
+/// turns a few hundred microseconds apart): 17% more CPU than in-process with randomised
+/// addresses, 6% without. An engine only talks to evotune, so randomisation protects little
+/// here; where the system refuses the change, the engine starts as before.
+#[cfg(target_os = "linux")]
+fn same_addresses(command: &mut Command) {
+    // SAFETY: the closure runs in the child between fork and exec and only calls
+    // personality(2), a system call that allocates nothing and takes no lock.
+    unsafe {
+        command.pre_exec(|| {
+            let current = libc::personality(0xffff_ffff);
+            if current != -1 {
+                libc::personality((current | libc::ADDR_NO_RANDOMIZE) as libc::c_ulong);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn same_addresses(_: &mut Command) {}
+
 /// Kills the group of an engine started by [`EngineProcess::spawn`] (its leader not reaped
 /// yet), reaps the leader and forgets the group.
 fn kill_group_and_reap(child: &mut Child) {
@@ -364,6 +392,15 @@ mod tests {
         });
         unsafe { libc::signal(libc::SIGPIPE, old) };
         assert!(refused);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn engines_start_without_randomised_addresses() {
+        let mut p = shell("cat /proc/self/personality");
+        let persona = p.read_line(soon()).unwrap();
+        let flags = u32::from_str_radix(persona.trim(), 16).unwrap();
+        assert_ne!(flags & libc::ADDR_NO_RANDOMIZE as u32, 0, "personality {persona}");
     }
 
     #[test]
