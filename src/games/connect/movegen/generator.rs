@@ -147,7 +147,7 @@ impl MoveGen {
             return Situation::Quiet;
         }
         self.threats.collect(board, me.other());
-        if self.threats.blocks_needed(self.turn_stones(board)) > self.turn_stones(board) {
+        if !self.threats.can_block_with(self.turn_stones(board)) {
             Situation::Lost
         } else {
             Situation::Defend

@@ -99,7 +99,14 @@ fn blocks_needed_counts_hitting_sets() {
     assert_eq!(t.len(), 3);
     assert_eq!(t.blocks_needed(2), 2);
     assert_eq!(t.blocks_needed(1), 2, "capped at cap + 1");
+    assert!(!t.can_block_with(1) && t.can_block_with(2));
+    // From a floor: exact at and above it, the floor itself when it is enough.
+    assert_eq!(t.blocks_needed_from(1, 2), 2);
+    assert_eq!(t.blocks_needed_from(2, 2), 2);
+    assert_eq!(t.blocks_needed_from(2, 1), 2, "capped at cap + 1");
     t.collect(&b, Colour::Black);
+    assert_eq!(t.blocks_needed_from(1, 2), 1, "no road: the floor suffices");
+    assert!(t.can_block_with(0));
     assert_eq!(t.blocks_needed(2), 0);
     // Closed on the left (b5 black), the four has one threat road: one stone blocks it.
     let b = board_from_record_moves(Rules::CONNECT6, &["a1", "c5d5", "b5s2", "e5f5"]).unwrap();

@@ -168,8 +168,9 @@ impl MoveGen {
     }
 
     /// The stones needed to block every threat the packed move of `me` leaves (measured
-    /// exactly up to `turn.max(2)`, more reported as one more), or 0 when it leaves fewer
-    /// threats than `min_blocks` (which fewer stones then stop). Reads the index
+    /// exactly from `min_blocks` up to `turn.max(2)`, more reported as one more), or a number
+    /// below `min_blocks` when fewer stones stop them (0 when it leaves fewer threats than
+    /// `min_blocks`). Reads the index
     /// [`threat_candidates`](Self::threat_candidates) built.
     pub(super) fn blocks_after(
         &mut self,
@@ -219,7 +220,9 @@ impl MoveGen {
         for &r in &lifted[..n] {
             threats.push_after(board, r as usize, stones);
         }
-        threats.blocks_needed(turn.max(2))
+        // Counts below `min_blocks` are all "too few": only the budgets from min_blocks - 1
+        // up are tried.
+        threats.blocks_needed_from(min_blocks.saturating_sub(1), turn.max(2))
     }
 
     /// Empties the cell index [`threat_candidates`](Self::threat_candidates) built.

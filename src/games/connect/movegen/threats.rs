@@ -67,8 +67,21 @@ impl ThreatSet {
     /// The fewest stones that touch every road, or `cap + 1` when more than `cap` (at most
     /// [`MAX_P`]) are needed.
     pub fn blocks_needed(&self, cap: usize) -> usize {
+        self.blocks_needed_from(0, cap)
+    }
+
+    /// [`blocks_needed`](Self::blocks_needed) where only counts of at least `floor` matter:
+    /// `floor` when that many stones suffice (fewer may too), which spares testing the
+    /// smaller budgets (a budget's search covers every smaller one).
+    pub fn blocks_needed_from(&self, floor: usize, cap: usize) -> usize {
         assert!(cap <= MAX_P, "blocks are counted up to {MAX_P}, not {cap}");
-        (0..=cap).find(|&budget| self.can_block(Chosen::default(), budget)).unwrap_or(cap + 1)
+        (floor.min(cap + 1)..=cap).find(|&budget| self.can_block(Chosen::default(), budget)).unwrap_or(cap + 1)
+    }
+
+    /// Whether at most `budget` (at most [`MAX_P`]) stones touch every road.
+    pub fn can_block_with(&self, budget: usize) -> bool {
+        assert!(budget <= MAX_P, "blocks are counted up to {MAX_P}, not {budget}");
+        self.can_block(Chosen::default(), budget)
     }
 
     fn can_block(&self, chosen: Chosen, budget: usize) -> bool {
