@@ -293,7 +293,7 @@ impl MoveGen {
                 touched[i + k - 1 - a_at] = true;
                 let base =
                     if self.view.is_near_stone(c) { self.score[c as usize] } else { self.cell_score(me_colour, c) };
-                keep_best(&mut seconds, want, Ranked::new(base + sum, c));
+                seconds.push(Ranked::new(base + sum, c));
             }
         }
         // Every other candidate keeps its score, and candidates are sorted best first: the
@@ -346,8 +346,9 @@ impl MoveGen {
         self.seconds = seconds;
     }
 
-    /// Adds to `seconds` the best candidates other than `a` whose score `a` leaves as it is:
-    /// candidates are sorted best first, so only the first `want` of them can make the cut.
+    /// Adds to `seconds` the best candidates other than `a` whose score `a` leaves as it is
+    /// (candidates are sorted best first, so only the first `want` of them can make the cut),
+    /// then keeps the best `want` of all, best first. The cells of `seconds` are distinct.
     pub(super) fn add_untouched(
         &mut self,
         seconds: &mut Vec<Ranked>,
@@ -360,11 +361,17 @@ impl MoveGen {
         while untouched < want && i < self.sort_candidates(i + 1) {
             let r = self.candidates[i];
             if r.cell() != a && !is_touched(r.cell()) {
-                keep_best(seconds, want, r);
+                seconds.push(r);
                 untouched += 1;
             }
             i += 1;
         }
+        // One selection of the few dozen cells rather than an insertion per cell.
+        if seconds.len() > want {
+            seconds.select_nth_unstable(want - 1);
+            seconds.truncate(want);
+        }
+        seconds.sort_unstable();
     }
 
     /// Sorts `self.pairs` best first, drops duplicate spellings and keeps `width` of them.
