@@ -22,6 +22,11 @@ pub enum SearchKind {
     Pvs,
     /// Plain alpha-beta: the same evaluation and generator, no PVS, table or history.
     Alphabeta,
+    /// Alpha-beta without move ordering, the baseline of Wang 2021: as `alphabeta`, but every
+    /// node (the root too, in every iteration) tries the generator's moves in board order,
+    /// not best first.
+    #[serde(rename = "alphabeta-unordered")]
+    AlphabetaUnordered,
     /// UCT Monte-Carlo tree search with the same move generator.
     Mcts,
 }
@@ -31,6 +36,7 @@ impl SearchKind {
         match self {
             SearchKind::Pvs => "pvs",
             SearchKind::Alphabeta => "alphabeta",
+            SearchKind::AlphabetaUnordered => "alphabeta-unordered",
             SearchKind::Mcts => "mcts",
         }
     }

@@ -1,19 +1,34 @@
 //! Wang Hongfei et al. 2021 (seed 003): road evaluation against pattern evaluation, PVS
-//! against plain alpha-beta and PVS against UCT, each at equal time per move, with the win
-//! rate of the first player's side counted separately as first player (Black) and as second
-//! (White), as the paper's table does.
+//! against alpha-beta and PVS against UCT, each at equal time per move, with the win rate of
+//! the first-named side counted separately as first player (Black) and as second (White), as
+//! the paper's table does.
+//!
+//! Played as the paper played them: every game from the empty board with Black's first stone
+//! at the centre, the same time per move for both sides, and as the alpha-beta baseline one
+//! without what the paper credits its PVS with (sorted moves, the transposition table, the
+//! history heuristic): `alphabeta-unordered`. The three matches' games are interleaved on
+//! the threads, so that a change of the machine's load falls on every row alike; each side's
+//! mean thinking time per turn is reported beside the results, and how many distinct games a
+//! row holds (from one start position, only the clock makes deterministic engines vary).
+
+use std::collections::HashSet;
+use std::time::Instant;
 
 use anyhow::Result;
 
-use crate::arena::game::GameSettings;
-use crate::arena::matches::MatchReport;
+use crate::arena::game::{play_games, GameJob, GameSettings};
+use crate::arena::matches::score_for;
+use crate::arena::openings::OpeningSuite;
 use crate::arena::player::Player;
+use crate::arena::records::{GameRecord, Outcome};
 use crate::core::limits::Limits;
+use crate::core::rng::derive_seed;
 use crate::core::settings::{EngineSettings, SearchKind};
 use crate::registry::EngineReferee;
-use crate::report::progress::format_duration;
+use crate::report::progress::{format_duration, Progress};
 use crate::report::table::{match_cells, percent, Table, MATCH_COLUMNS};
-use crate::reproduce::{estimate_secs, game_ms, suite, wilson95, Reproduction, Setup, GAME};
+use crate::reproduce::{estimate_secs, game_ms, wilson95, Reproduction, Setup, GAME};
+use crate::stats::{GameScore, Wdl};
 
 /// One row pair of the paper's table: the stronger configuration (always road evaluation with
 /// PVS) against another, and the paper's (games, wins) as first and as second player.
@@ -37,7 +52,7 @@ pub const PAPER: [PaperRow; 3] = [
     },
     PaperRow {
         name: "PVS vs alpha-beta",
-        other_search: SearchKind::Alphabeta,
+        other_search: SearchKind::AlphabetaUnordered,
         other_eval: "roads",
         first: (784, 779),
         second: (653, 646),
@@ -51,26 +66,28 @@ pub const PAPER: [PaperRow; 3] = [
     },
 ];
 
-const OPENINGS: u64 = 1;
 const MATCH: u64 = 2;
+
+/// Every game's start: Black's first stone on the centre point (j10 of 19 x 19), White to move.
+pub const CENTRE: &str = "j10";
 
 /// Sizes of the experiment.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Game pairs per row.
+    /// Games per row as each colour (a row plays twice this many).
     pub pairs: usize,
-    /// Every player's budget per move (the paper: equal time).
+    /// Every player's budget per move (the paper: equal time, the time not given).
     pub limits: Limits,
 }
 
 impl Options {
-    /// About the paper's game counts (it played 924 to 1437 games per row): 300 pairs per row,
-    /// one second per move.
+    /// At least the paper's smallest count a colour (351): 200 games a colour, 400 a row,
+    /// one second per move (hours on two cores).
     pub fn full() -> Options {
-        Options { pairs: 300, limits: Limits::time_ms(1000) }
+        Options { pairs: 200, limits: Limits::time_ms(1000) }
     }
 
-    /// Minutes on two cores: 30 pairs per row at 100 ms per move.
+    /// Minutes on two cores: 30 games a colour at 100 ms per move.
     pub fn quick() -> Options {
         Options { pairs: 30, limits: Limits::time_ms(100) }
     }
@@ -97,27 +114,94 @@ pub fn players(row: &PaperRow, limits: Limits) -> (Player, Player) {
     (a, b)
 }
 
-/// Runs the three matches; writes the tables into `setup.out`.
+/// One row's games, counted from the first-named side's (a's) view.
+#[derive(Clone, Debug, Default)]
+pub struct RowResult {
+    pub a: String,
+    pub b: String,
+    /// a's results as first player (Black) and as second (White).
+    pub a_first: Wdl,
+    pub a_second: Wdl,
+    pub black_wins: u64,
+    /// Thinking time (ms) and turns of each side.
+    pub a_ms: u64,
+    pub a_turns: u64,
+    pub b_ms: u64,
+    pub b_turns: u64,
+    /// Distinct move sequences among the row's games.
+    pub distinct: usize,
+}
+
+impl RowResult {
+    /// The row's games together.
+    pub fn wdl(&self) -> Wdl {
+        Wdl::new(
+            self.a_first.wins + self.a_second.wins,
+            self.a_first.draws + self.a_second.draws,
+            self.a_first.losses + self.a_second.losses,
+        )
+    }
+
+    pub fn games(&self) -> u64 {
+        self.wdl().games()
+    }
+
+    /// Counts the row's records (a and b as their names say).
+    fn of(a: &Player, b: &Player, records: &[&GameRecord]) -> RowResult {
+        let mut r = RowResult { a: a.name.clone(), b: b.name.clone(), ..RowResult::default() };
+        let mut seen = HashSet::new();
+        for g in records {
+            seen.insert(&g.moves);
+            let a_first = g.first == a.name;
+            let score = score_for(g.result, a_first);
+            let side = if a_first { &mut r.a_first } else { &mut r.a_second };
+            match score {
+                GameScore::Win => side.wins += 1,
+                GameScore::Draw => side.draws += 1,
+                GameScore::Loss => side.losses += 1,
+            }
+            r.black_wins += u64::from(g.result == Outcome::First);
+            // Turns alternate after the opening, starting with the side it leaves to move.
+            let turns = (g.moves.len() - g.opening_moves) as u64;
+            let first_turns = if g.opening_moves % 2 == 0 { turns.div_ceil(2) } else { turns / 2 };
+            let ((ams, at), (bms, bt)) = if a_first {
+                ((g.first_ms, first_turns), (g.second_ms, turns - first_turns))
+            } else {
+                ((g.second_ms, turns - first_turns), (g.first_ms, first_turns))
+            };
+            r.a_ms += ams;
+            r.a_turns += at;
+            r.b_ms += bms;
+            r.b_turns += bt;
+        }
+        r.distinct = seen.len();
+        r
+    }
+}
+
+/// The one-minute load average of the machine, where the system tells it.
+fn load_average() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Runs the three matches, their games interleaved; writes the tables into `setup.out`.
 pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let settings = GameSettings::default();
     let referee = EngineReferee { game: GAME, settings };
-    let openings = suite(options.pairs, setup.seed_for(OPENINGS))?;
+    let centre = vec![CENTRE.to_string()];
     let games = 2 * options.pairs * PAPER.len();
+    let rows: Vec<(Player, Player)> = PAPER.iter().map(|row| players(row, options.limits)).collect();
     if !setup.quiet() {
         setup.say(&format!(
-            "wang2021: 3 matches of {} pairs ({} games in all), every player {} per move, default weights",
+            "wang2021: 3 matches of {} games a colour ({} games in all) from Black's first stone at the centre, \
+             interleaved; every player {} per move, default weights",
             options.pairs,
             games,
             options.limits.describe()
         ));
-        let ms: f64 = PAPER
-            .iter()
-            .map(|row| {
-                let (a, b) = players(row, options.limits);
-                game_ms(&a, &b, &openings, &settings, 1)
-            })
-            .sum::<f64>()
-            / PAPER.len() as f64;
+        let suite = OpeningSuite { game: GAME.arena(), openings: vec![centre.clone()] };
+        let ms = rows.iter().map(|(a, b)| game_ms(a, b, &suite, &settings, 1)).sum::<f64>() / PAPER.len() as f64;
         setup.say(&format!(
             "estimate: about {:.0} ms per game, {} on {} threads",
             ms,
@@ -125,24 +209,56 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
             rayon::current_num_threads()
         ));
     }
-    let mut reports = Vec::new();
-    for (k, row) in PAPER.iter().enumerate() {
-        let (a, b) = players(row, options.limits);
-        setup.say(&format!("{}:", row.name));
-        reports.push(setup.play_match(&referee, &a, &b, &openings, options.pairs, MATCH + k as u64, &|_, _| {})?);
+    // Game i of every row, each colour, before game i + 1 of any.
+    let mut jobs = Vec::with_capacity(games);
+    let mut row_of = Vec::with_capacity(games);
+    for i in 0..options.pairs {
+        for (k, (a, b)) in rows.iter().enumerate() {
+            for (colour, (first, second)) in [(a, b), (b, a)].into_iter().enumerate() {
+                let seed = derive_seed(&[setup.seed_for(MATCH + k as u64), i as u64, colour as u64]);
+                jobs.push(GameJob { first, second, opening: &centre, opening_index: 0, seed });
+                row_of.push(k);
+            }
+        }
     }
+    let load_before = load_average();
+    let start = Instant::now();
+    let progress = Progress::new("games", games as u64, "games", setup.mode);
+    let records = play_games(&referee, &jobs, &progress);
+    progress.finish();
+    let elapsed = start.elapsed();
+    let load_after = load_average();
+    let results: Vec<RowResult> = rows
+        .iter()
+        .enumerate()
+        .map(|(k, (a, b))| {
+            let mine: Vec<&GameRecord> = records.iter().zip(&row_of).filter(|(_, &r)| r == k).map(|(g, _)| g).collect();
+            RowResult::of(a, b, &mine)
+        })
+        .collect();
     let mut out = Reproduction::new(format!(
-        "Wang Hongfei et al. 2021: win rates at equal time per move ({}), ours beside the paper's",
+        "Wang Hongfei et al. 2021: win rates at equal time per move ({}), from Black's first stone at the centre, \
+         ours beside the paper's",
         options.limits.describe()
     ));
-    out.add("wang2021", side_table(&reports));
-    out.add("matches", match_table(&reports));
+    out.add("wang2021", side_table(&results));
+    let mut matches = match_table(&results);
+    let load = |l: Option<f64>| l.map_or("unknown".to_string(), |l| format!("{l:.1}"));
+    matches.note(format!(
+        "{} games in {:.0} s on {} threads; one-minute load average {} before, {} after.",
+        games,
+        elapsed.as_secs_f64(),
+        rayon::current_num_threads(),
+        load(load_before),
+        load(load_after)
+    ));
+    out.add("matches", matches);
     out.write(&setup.out)?;
     Ok(out)
 }
 
 /// The paper's table with ours beside it: per row and side, games, wins and the win rate.
-pub fn side_table(reports: &[MatchReport]) -> Table {
+pub fn side_table(results: &[RowResult]) -> Table {
     let mut t = Table::new(
         "Wins of the first-named side (roads + PVS) as first player (Black) and second (White)",
         &[
@@ -160,7 +276,7 @@ pub fn side_table(reports: &[MatchReport]) -> Table {
         ],
     );
     t.set_align(1, crate::report::table::Align::Left);
-    for (row, r) in PAPER.iter().zip(reports) {
+    for (row, r) in PAPER.iter().zip(results) {
         for (side, paper, ours) in [("first", row.first, r.a_first), ("second", row.second, r.a_second)] {
             let (lo, hi) = wilson95(ours.wins, ours.games());
             t.row(vec![
@@ -179,30 +295,40 @@ pub fn side_table(reports: &[MatchReport]) -> Table {
         }
     }
     t.note("Win rate = wins / games of that side; 95% CI is Wilson's score interval of our win rate.");
-    let games: u64 = reports.iter().map(|r| r.wdl.games()).sum();
-    let black: u64 = reports.iter().map(|r| r.first_wins).sum();
+    let games: u64 = results.iter().map(RowResult::games).sum();
+    let black: u64 = results.iter().map(|r| r.black_wins).sum();
     t.note(format!(
-        "In all our games the first player (Black) won {}: a large share either way means the colour to move after \
-         the openings decides more games than the engines do.",
+        "In all our games the first player (Black) won {}: a large share either way means the colour decides more \
+         games than the engines do.",
         percent(black as f64, games as f64)
     ));
     t
 }
 
-/// Each match as a whole: W/D/L, score, Elo with its interval, LOS, and how often each colour
-/// won (the paper gives none of these).
-pub fn match_table(reports: &[MatchReport]) -> Table {
+/// Each match as a whole: W/D/L, score, Elo with its interval, LOS, how often Black won, how
+/// many games differ, and each side's mean thinking time per turn (the paper gives none of
+/// these).
+pub fn match_table(results: &[RowResult]) -> Table {
     let mut t = Table::new(
         "The matches as a whole (first-named side's view)",
-        &[&["match"][..], &MATCH_COLUMNS, &["Black won", "time"]].concat(),
+        &[&["match"][..], &MATCH_COLUMNS, &["Black won", "distinct games", "ms a turn (a)", "ms a turn (b)"]].concat(),
     );
-    for (row, r) in PAPER.iter().zip(reports) {
+    let per_turn =
+        |ms: u64, turns: u64| if turns > 0 { format!("{:.1}", ms as f64 / turns as f64) } else { "-".into() };
+    for (row, r) in PAPER.iter().zip(results) {
         let mut cells = vec![format!("{} ({} vs {})", row.name, r.a, r.b)];
-        cells.extend(match_cells(&r.wdl));
-        cells.push(percent(r.first_wins as f64, r.wdl.games() as f64));
-        cells.push(format!("{:.1}s", r.elapsed.as_secs_f64()));
+        let wdl = r.wdl();
+        cells.extend(match_cells(&wdl));
+        cells.push(percent(r.black_wins as f64, wdl.games() as f64));
+        cells.push(format!("{} of {}", r.distinct, wdl.games()));
+        cells.push(per_turn(r.a_ms, r.a_turns));
+        cells.push(per_turn(r.b_ms, r.b_turns));
         t.row(cells);
     }
+    t.note(
+        "From one start position deterministic engines vary only as the clock cuts their searches short: \
+         distinct games counts the different move sequences among a row's games.",
+    );
     t
 }
 
@@ -230,11 +356,38 @@ mod tests {
         assert_eq!(t.rows.len(), 6);
         assert_eq!(t.rows[0][..5], ["road eval vs pattern eval", "first", "573", "521", "90.9%"]);
         assert!(t.rows.iter().all(|row| row[5] == "1"), "one game per side per row");
-        assert_eq!(r.tables[1].1.rows.len(), 3);
+        let m = &r.tables[1].1;
+        assert_eq!(m.rows.len(), 3);
+        assert!(m.rows[1][0].contains("pvs+roads vs alphabeta-unordered+roads"), "{:?}", m.rows[1]);
         for f in ["wang2021.csv", "wang2021.md", "matches.csv", "matches.md", "report.md"] {
             assert!(dir.path().join(f).exists(), "{f} missing");
         }
         let csv = std::fs::read_to_string(dir.path().join("wang2021.csv")).unwrap();
         assert!(csv.starts_with("match,side,paper games,paper wins,paper win rate,games,wins"), "{csv}");
+    }
+
+    /// A row's counts: colours, turns and thinking time per side, distinct games.
+    #[test]
+    fn a_rows_games_are_counted_by_colour_and_side() {
+        let (a, b) = players(&PAPER[0], Limits::depth(1));
+        let game = |first: &Player, second: &Player, moves: &[&str], result, ms: (u64, u64)| GameRecord {
+            result,
+            first_ms: ms.0,
+            second_ms: ms.1,
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            ..GameRecord::start("connect6", &first.name, &second.name, &[CENTRE.to_string()], 0)
+        };
+        // From the centre stone White moves first: 3 turns are White, Black, White.
+        let g1 = game(&a, &b, &["j10", "k10k11", "j11j12", "l10l11"], Outcome::First, (50, 120));
+        let g2 = game(&b, &a, &["j10", "k10k11", "j11j12"], Outcome::First, (60, 70));
+        let g3 = game(&b, &a, &["j10", "k10k11", "j11j12"], Outcome::Second, (60, 70));
+        let r = RowResult::of(&a, &b, &[&g1, &g2, &g3]);
+        assert_eq!(r.a_first, Wdl::new(1, 0, 0));
+        assert_eq!(r.a_second, Wdl::new(1, 0, 1));
+        assert_eq!(r.black_wins, 2);
+        assert_eq!(r.distinct, 2);
+        // a: Black in g1 (1 turn, 50 ms), White in g2 and g3 (1 turn each, 70 ms each).
+        assert_eq!((r.a_turns, r.a_ms), (3, 190));
+        assert_eq!((r.b_turns, r.b_ms), (4, 240));
     }
 }

@@ -129,6 +129,10 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
             }
             result.best = root_moves[0];
         }
+        if self.settings.search == SearchKind::AlphabetaUnordered {
+            super::alphabeta::board_order(&mut root_moves);
+            result.best = root_moves[0];
+        }
         if root_moves.len() == 1 && limits.depth.is_none() {
             // One legal answer: no need to think (only with a clock; fixed-depth searches
             // stay comparable).
@@ -355,8 +359,9 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                 best_index = i;
             }
         }
-        // The best move goes first in the next iteration; the others keep their order.
-        if !best.is_none() {
+        // The best move goes first in the next iteration; the others keep their order (in
+        // board order without ordering: each iteration searches the root as the first did).
+        if !best.is_none() && self.settings.search != SearchKind::AlphabetaUnordered {
             moves[..=best_index].rotate_right(1);
             if pvs {
                 self.tt.store(board.hash(), depth, alpha, Bound::Exact, best);

@@ -169,7 +169,9 @@ impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
         self.searches += 1;
         self.helper_nodes = 0;
         let mut result = match self.settings.search {
-            SearchKind::Pvs | SearchKind::Alphabeta => self.iterative_deepening(pos, limits, start),
+            SearchKind::Pvs | SearchKind::Alphabeta | SearchKind::AlphabetaUnordered => {
+                self.iterative_deepening(pos, limits, start)
+            }
             SearchKind::Mcts => self.uct(pos, limits),
         };
         result.elapsed = start.elapsed();

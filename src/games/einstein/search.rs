@@ -198,7 +198,9 @@ pub fn search(
         Phase::Move(_) => match settings.search {
             SearchKind::Mcts if searcher.variant.flat() => flat(searcher, eval, pos, limits, clock, &mut rng),
             SearchKind::Mcts => uct(searcher, eval, pos, settings.uct_c, limits, clock, &mut rng),
-            SearchKind::Pvs | SearchKind::Alphabeta => expectimax(eval, pos, limits, clock),
+            SearchKind::Pvs | SearchKind::Alphabeta | SearchKind::AlphabetaUnordered => {
+                expectimax(eval, pos, limits, clock)
+            }
         },
     }
 }
