@@ -43,8 +43,11 @@ pub struct MoveGen {
     pub(super) threat_scored: Vec<u128>,
     /// The roads of `threat_roads` at each cell, and how many (none between calls).
     pub(super) threat_cell_roads: Vec<([u16; 4 * MAX_K], u8)>,
-    /// The cells of `threat_singles` while `threat_candidates` runs (all false between).
-    pub(super) threat_single: Vec<bool>,
+    /// How many of each cell's roads in `threat_cell_roads` are one stone short (none
+    /// between calls).
+    pub(super) threat_ones: Vec<u8>,
+    /// Where the roads two stones short start in `threat_roads`.
+    pub(super) two_short_from: usize,
 }
 
 impl MoveGen {
@@ -95,7 +98,8 @@ impl MoveGen {
             threat_candidates: Vec::new(),
             threat_scored: Vec::new(),
             threat_cell_roads: vec![([0; 4 * MAX_K], 0); cells],
-            threat_single: vec![false; cells],
+            threat_ones: vec![0; cells],
+            two_short_from: 0,
         }
     }
 

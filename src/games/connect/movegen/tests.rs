@@ -197,3 +197,66 @@ fn the_cheap_score_is_the_sum_over_roads_for_any_weights() {
         }
     }
 }
+
+/// `wins_next_turn` by brute force: some move of the side to move (its stones on roads
+/// holding at least k - p - turn of its stones and none of the other's: no other stone can
+/// make a threat) leaves threat roads that the opponent's p stones cannot all touch. A stone
+/// alone is tried too: a second stone of the mover never makes its threats easier to block.
+fn wins_next_turn_by_brute_force(board: &Board) -> bool {
+    let me = board.to_move();
+    let rules = board.rules();
+    let (turn, opponent) = (board.turn_size(), rules.p as usize);
+    let level = rules.threat_level();
+    let mut cells: Vec<Cell> = (0..board.geometry().road_count())
+        .filter(|&r| {
+            let n = board.road_counts(r);
+            n[me.other().index()] == 0 && n[me.index()] as usize + turn >= level
+        })
+        .flat_map(|r| board.empty_cells_of_road(r).collect::<Vec<_>>())
+        .collect();
+    cells.sort_unstable();
+    cells.dedup();
+    let blocks_after = |stones: &[Cell]| {
+        let mut b = board.clone();
+        stones.iter().for_each(|&c| b.play(c));
+        let mut threats = ThreatSet::default();
+        threats.collect(&b, me);
+        threats.blocks_needed(opponent)
+    };
+    cells.iter().enumerate().any(|(i, &a)| {
+        blocks_after(&[a]) > opponent || (turn == 2 && cells[i + 1..].iter().any(|&b| blocks_after(&[a, b]) > opponent))
+    })
+}
+
+#[test]
+fn wins_next_turn_agrees_with_brute_force_on_random_positions() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(32);
+    for rules in [Rules::CONNECT6, Rules::GOMOKU] {
+        let (mut checked, mut wins) = (0, 0);
+        for _ in 0..400 {
+            // Random stones close to the centre: crowded lines, many near-threats.
+            let mut b = Board::new(rules);
+            let (w, h) = (b.width() as i32, b.height() as i32);
+            let stones = rng.random_range(6..30);
+            while b.stone_count() < stones && b.winner().is_none() {
+                let x = w / 2 + rng.random_range(-4..=4);
+                let y = h / 2 + rng.random_range(-4..=4);
+                let c = b.cell(x as usize, y as usize);
+                if b.is_empty_cell(c) {
+                    b.play(c);
+                }
+            }
+            // At the start of a turn, without a threat road of the side to move.
+            if b.winner().is_some() || b.stones_left_in_turn() != b.turn_size() || b.threat_count(b.to_move()) > 0 {
+                continue;
+            }
+            let mut gen = MoveGen::new(MoveGenConfig::for_rules(rules), &b);
+            let want = wins_next_turn_by_brute_force(&b);
+            assert_eq!(gen.wins_next_turn(&b), want, "{rules:?}\n{}", b.diagram());
+            checked += 1;
+            wins += usize::from(want);
+        }
+        assert!(checked >= 100 && wins >= 10 && wins < checked - 10, "{rules:?}: {wins} wins in {checked}");
+    }
+}

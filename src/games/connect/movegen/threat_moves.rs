@@ -56,7 +56,9 @@ impl MoveGen {
     /// threats that the opponent's next turn cannot all block: a win two turns on. Stops at
     /// the first such move, and is cheap when there is none: such a move lifts at least
     /// p + 1 roads to threats, so the mover needs that many roads one or two stones short of
-    /// one, and at least one of them short by one stone (see `threat_candidates`).
+    /// one, and at least one of them short by one stone (see `threat_candidates`). The
+    /// candidates are measured as they are found, in no particular order: the answer does
+    /// not depend on it, and half the calls find a win among the first few.
     pub fn wins_next_turn(&mut self, board: &Board) -> bool {
         let me = board.to_move();
         debug_assert_eq!(board.threat_count(me), 0, "the attacker already has a threat road");
@@ -70,22 +72,40 @@ impl MoveGen {
         if one_short == 0 || one_short + two_short <= opponent_turn {
             return false;
         }
-        let turn = self.threat_candidates(board, me, opponent_turn + 1);
-        let moves = std::mem::take(&mut self.threat_candidates);
-        let wins =
-            moves.iter().any(|&packed| self.blocks_after(board, me, turn, packed, opponent_turn + 1) > opponent_turn);
+        let min_blocks = opponent_turn + 1;
+        let turn = self.index_threat_roads(board, me);
+        let wins = self.find_threat_candidate(min_blocks, turn, |gen, packed| {
+            gen.blocks_after(board, me, turn, packed, min_blocks) >= min_blocks
+        });
         self.clear_threat_index();
-        self.threat_candidates = moves;
         wins
     }
 
     /// Lists in `threat_candidates` (packed, sorted) the moves of `me` that may leave
-    /// threats needing `min_blocks` stones, indexes the roads they can lift by cell, and
-    /// returns the stones of `me`'s turn. A stone can only make a threat in a road it lifts
-    /// to k - p stones: the move's stones come from roads holding k - p - 1 (one stone is
-    /// enough) or, for two-stone turns, both from one road holding k - p - 2. Pair the call
-    /// with [`clear_threat_index`](Self::clear_threat_index).
+    /// threats needing `min_blocks` stones, indexes the roads they can lift by cell (see
+    /// [`index_threat_roads`](Self::index_threat_roads)), and returns the stones of `me`'s
+    /// turn. Pair the call with [`clear_threat_index`](Self::clear_threat_index).
     pub(super) fn threat_candidates(&mut self, board: &Board, me: Colour, min_blocks: usize) -> usize {
+        let turn = self.index_threat_roads(board, me);
+        let mut moves = std::mem::take(&mut self.threat_candidates);
+        moves.clear();
+        self.find_threat_candidate(min_blocks, turn, |_, packed| {
+            moves.push(packed);
+            false
+        });
+        moves.sort_unstable();
+        moves.dedup();
+        self.threat_candidates = moves;
+        turn
+    }
+
+    /// Indexes by cell the roads a turn of `me` can make threats of, and returns the stones
+    /// of that turn. A stone can only make a threat in a road it lifts to k - p stones: the
+    /// move's stones come from roads holding k - p - 1 (one stone is enough: their cells are
+    /// the *singles*) or, for two-stone turns, both from one road holding k - p - 2. Each
+    /// cell's roads are listed with those one stone short first, and `threat_ones` counts
+    /// them. Pair the call with [`clear_threat_index`](Self::clear_threat_index).
+    pub(super) fn index_threat_roads(&mut self, board: &Board, me: Colour) -> usize {
         let turn = if me == board.to_move() { self.turn_stones(board) } else { board.rules().p as usize };
         let level = board.rules().threat_level();
         // The roads a turn can make threats of, listed at each of their empty cells: a move's
@@ -94,21 +114,18 @@ impl MoveGen {
         at_cells.clear();
         let mut singles = std::mem::take(&mut self.threat_singles);
         singles.clear();
-        // Candidate moves as packed stones (first << 16 | second, second 0 for one stone),
-        // whose integer order is the moves' order.
-        let mut moves = std::mem::take(&mut self.threat_candidates);
-        moves.clear();
         // Roads one stone short: each of their empty cells makes a threat alone.
         for r in board.near_threat_roads(me, 1) {
-            let first = at_cells.len();
-            at_cells.extend(board.empty_cells_of_road(r).map(|c| (c, r as u16)));
-            for &(c, _) in &at_cells[first..] {
-                singles.push(c);
-                self.threat_single[c as usize] = true;
+            for c in board.empty_cells_of_road(r) {
+                at_cells.push((c, r as u16));
+                if self.threat_ones[c as usize] == 0 {
+                    singles.push(c);
+                }
+                self.threat_ones[c as usize] += 1;
             }
         }
         // Roads two stones short: a pair of their empty cells makes a threat.
-        let two_short_from = at_cells.len();
+        self.two_short_from = at_cells.len();
         if turn == 2 && level > 2 {
             for r in board.near_threat_roads(me, 2) {
                 at_cells.extend(board.empty_cells_of_road(r).map(|c| (c, r as u16)));
@@ -121,50 +138,91 @@ impl MoveGen {
             roads[*n as usize] = r;
             *n += 1;
         }
-        // A move whose stones are listed with fewer roads than `min_blocks` leaves fewer
-        // threats (`blocks_after` would measure 0): it is not a candidate.
-        let cell_roads = &self.threat_cell_roads;
-        let enough = |a: Cell, b: Option<Cell>| {
-            cell_roads[a as usize].1 as usize + b.map_or(0, |b| cell_roads[b as usize].1 as usize) >= min_blocks
+        singles.sort_unstable();
+        self.threat_roads = at_cells;
+        self.threat_singles = singles;
+        turn
+    }
+
+    /// Calls `found` on the moves (packed, in no order; a move may come twice) that may leave
+    /// threats needing `min_blocks` stones, by the index
+    /// [`index_threat_roads`](Self::index_threat_roads) built, until it returns true; returns
+    /// whether it did. A move is passed over when it cannot lift `min_blocks` roads: stone a
+    /// lifts the roads one stone short listed at it (n1(a)), and a road two stones short only
+    /// with both stones in it, so a pair lifts at most n1(a) + n1(b) + min(n2(a), n2(b)).
+    pub(super) fn find_threat_candidate(
+        &mut self,
+        min_blocks: usize,
+        turn: usize,
+        mut found: impl FnMut(&mut MoveGen, u32) -> bool,
+    ) -> bool {
+        let at_cells = std::mem::take(&mut self.threat_roads);
+        let singles = std::mem::take(&mut self.threat_singles);
+        let stop = self.find_threat_candidate_in(&at_cells, &singles, min_blocks, turn, &mut found);
+        self.threat_roads = at_cells;
+        self.threat_singles = singles;
+        stop
+    }
+
+    fn find_threat_candidate_in(
+        &mut self,
+        at_cells: &[(Cell, u16)],
+        singles: &[Cell],
+        min_blocks: usize,
+        turn: usize,
+        found: &mut impl FnMut(&mut MoveGen, u32) -> bool,
+    ) -> bool {
+        // The most roads a move can lift (see above).
+        let lifts = |gen: &MoveGen, a: Cell, b: Option<Cell>| {
+            let ones = |c: Cell| gen.threat_ones[c as usize] as usize;
+            let twos = |c: Cell| gen.threat_cell_roads[c as usize].1 as usize - ones(c);
+            match b {
+                None => ones(a),
+                Some(b) => ones(a) + ones(b) + twos(a).min(twos(b)),
+            }
         };
-        // Pairs of a road two stones short. Threats made only of such roads all hold both
-        // stones, so they lie on the stones' line, and two blocks stop them all (the nearest
-        // empty cell on either side of the stones is in every one of them that has empty
-        // cells on that side): a move needing three blocks therefore has a stone that lifts a
-        // road one stone short, and other pairs are not listed then.
-        let mut from = two_short_from;
+        if turn == 1 {
+            for &a in singles {
+                if lifts(self, a, None) >= min_blocks && found(self, (a as u32) << 16) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        // Pairs of singles.
+        for (i, &a) in singles.iter().enumerate() {
+            for &b in &singles[i + 1..] {
+                if lifts(self, a, Some(b)) >= min_blocks && found(self, pack_pair(a, b)) {
+                    return true;
+                }
+            }
+        }
+        // Pairs of a road two stones short with at most one single (two singles came above).
+        // Threats made only of such roads all hold both stones, so they lie on the stones'
+        // line, and two blocks stop them all (the nearest empty cell on either side of the
+        // stones is in every one of them that has empty cells on that side): a move needing
+        // three blocks therefore has a stone that lifts a road one stone short, and other
+        // pairs are not tried then.
+        let mut from = self.two_short_from;
         while from < at_cells.len() {
             let road = at_cells[from].1;
             let to = from + at_cells[from..].iter().take_while(|&&(_, r)| r == road).count();
             for (i, &(a, _)) in at_cells[from..to].iter().enumerate() {
                 for &(b, _) in &at_cells[from + i + 1..to] {
-                    if (min_blocks <= 2 || self.threat_single[a as usize] || self.threat_single[b as usize])
-                        && enough(a, Some(b))
+                    let singles =
+                        usize::from(self.threat_ones[a as usize] > 0) + usize::from(self.threat_ones[b as usize] > 0);
+                    if singles < 2
+                        && (min_blocks <= 2 || singles == 1)
+                        && lifts(self, a, Some(b)) >= min_blocks
+                        && found(self, pack_pair(a, b))
                     {
-                        moves.push(pack_pair(a, b));
+                        return true;
                     }
                 }
             }
             from = to;
         }
-        for &c in &singles {
-            self.threat_single[c as usize] = false;
-        }
-        singles.sort_unstable();
-        singles.dedup();
-        if turn == 1 {
-            moves.extend(singles.iter().filter(|&&a| enough(a, None)).map(|&a| (a as u32) << 16));
-        } else {
-            for (i, &a) in singles.iter().enumerate() {
-                moves.extend(singles[i + 1..].iter().filter(|&&b| enough(a, Some(b))).map(|&b| pack_pair(a, b)));
-            }
-        }
-        moves.sort_unstable();
-        moves.dedup();
-        self.threat_roads = at_cells;
-        self.threat_singles = singles;
-        self.threat_candidates = moves;
-        turn
+        false
     }
 
     /// The stones needed to block every threat the packed move of `me` leaves (measured
@@ -229,6 +287,7 @@ impl MoveGen {
     pub(super) fn clear_threat_index(&mut self) {
         for &(c, _) in &self.threat_roads {
             self.threat_cell_roads[c as usize].1 = 0;
+            self.threat_ones[c as usize] = 0;
         }
     }
 
