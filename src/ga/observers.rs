@@ -87,7 +87,7 @@ pub struct RunEnd<'a> {
 }
 
 /// Something a run reports to as it goes. Every hook has a default that does nothing.
-pub trait Observer {
+pub trait Observer: Send {
     /// The folders are settled (the run can be resumed from here); no game played yet.
     fn started(&mut self, start: &RunStart) -> Result<()> {
         let _ = start;
@@ -98,6 +98,15 @@ pub trait Observer {
     fn generation(&mut self, done: &GenerationDone) -> Result<()> {
         let _ = done;
         Ok(())
+    }
+
+    /// Whether [`generation`](Self::generation) only writes files derived from the
+    /// checkpoint, which a resumed run writes again: then it runs on a thread of its own
+    /// while the next generation's games play, not between two generations, where every
+    /// game thread would wait for it (the run waits for it before the next generation
+    /// concludes, and before the play-off or when it stops).
+    fn derives_files(&self) -> bool {
+        false
     }
 
     /// A line about the run (the stop of a run, the champion, a validation match, ...).
@@ -203,6 +212,10 @@ impl Observer for ResultFiles {
         write_results(d.config, d.state, d.paths, false)?;
         Ok(())
     }
+
+    fn derives_files(&self) -> bool {
+        true
+    }
 }
 
 /// `report.html`, the run's page (what `evotune serve` shows, without the live updates),
@@ -218,6 +231,10 @@ impl Observer for WebPage {
             eprintln!("warning: no report.html: {e:#}");
         }
         Ok(())
+    }
+
+    fn derives_files(&self) -> bool {
+        true
     }
 }
 

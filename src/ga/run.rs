@@ -29,7 +29,7 @@ use crate::ga::fitness::FitnessMode;
 use crate::ga::games::{Games, Played};
 use crate::ga::observers::{GenerationDone, Observer, Plots, ResultFiles, RunEnd, RunStart, Terminal, WebPage};
 use crate::ga::prepare::settle;
-use crate::ga::state::RunState;
+use crate::ga::state::{GenerationResult, RunState};
 use crate::report::progress::{format_duration, Progress, ProgressMode};
 use crate::report::trace::{self, TraceRow};
 use crate::tuner::executor::{self, Champion, Ended, Tuner};
@@ -143,6 +143,7 @@ pub fn execute(
         games: options.games,
         threads: options.threads,
         commit: None,
+        derived: None,
         mode: options.mode,
         observers,
         records,
@@ -197,6 +198,8 @@ struct GaRun<'a, 'o> {
     threads: usize,
     /// The last generation's commit, writing while the next generation plays.
     commit: Option<CommitHandle>,
+    /// The last generation's result files, written while the next generation plays.
+    derived: Option<DerivedFiles>,
     mode: ProgressMode,
     observers: &'a mut [&'o mut dyn Observer],
     records: Option<RecordWriter>,
@@ -248,7 +251,51 @@ impl CommitJob {
     }
 }
 
+/// A generation whose files derived from its checkpoint (the observers that
+/// [derive files](Observer::derives_files)) are still to be written.
+struct DerivedFiles {
+    result: GenerationResult,
+    eta_s: f64,
+    generation_start: Instant,
+}
+
+impl DerivedFiles {
+    /// Runs the observers that derive files for this generation, `state` being the state it
+    /// left (the next generation has not concluded yet); returns the outcome and the
+    /// trace line of the work.
+    fn write(
+        &self,
+        observers: &mut [&mut dyn Observer],
+        config: &EvolveConfig,
+        state: &RunState,
+        paths: &RunPaths,
+        threads: usize,
+    ) -> (Result<()>, TraceRow) {
+        let (began, cpu0) = (Instant::now(), thread_cpu_time());
+        let done = GenerationDone { config, state, paths, result: &self.result, eta_s: self.eta_s };
+        let written = observers.iter_mut().filter(|o| o.derives_files()).try_for_each(|o| o.generation(&done));
+        let row = TraceRow::phase(
+            self.result.generation,
+            threads,
+            trace::BACKGROUND_RESULTS,
+            (began - self.generation_start).as_secs_f64(),
+            began.elapsed().as_secs_f64(),
+            thread_cpu_time().saturating_sub(cpu0).as_secs_f64(),
+        );
+        (written, row)
+    }
+}
+
 impl GaRun<'_, '_> {
+    /// Writes the last generation's derived files if they are still to be written, on
+    /// this thread.
+    fn write_derived(&mut self) -> Result<()> {
+        let Some(derived) = self.derived.take() else { return Ok(()) };
+        let (written, row) = derived.write(self.observers, self.evolver.config, self.state, self.paths, self.threads);
+        trace::append(&self.paths.results.join(trace::TRACE_FILE), &[row])?;
+        written
+    }
+
     /// Waits for the commit in flight, if any: its checkpoint stands once this returns Ok.
     fn wait_for_commit(&mut self) -> Result<()> {
         let Some((g, handle)) = self.commit.take() else { return Ok(()) };
@@ -268,9 +315,13 @@ impl GaRun<'_, '_> {
 }
 
 impl Drop for GaRun<'_, '_> {
-    /// A run that stops (Ctrl-C, a pause, an error) keeps the checkpoint in flight.
+    /// A run that stops (Ctrl-C, a pause, an error) keeps the checkpoint in flight, and
+    /// writes the files derived from the last one.
     fn drop(&mut self) {
         if let Err(e) = self.wait_for_commit() {
+            eprintln!("error: {e:#}");
+        }
+        if let Err(e) = self.write_derived() {
             eprintln!("error: {e:#}");
         }
     }
@@ -314,14 +365,41 @@ impl Tuner for GaRun<'_, '_> {
             Progress::new(&format!("gen {g}/{}", config.generations), schedule.games.len() as u64, "games", self.mode)
                 .mirrored(self.paths.results.join("progress.json"));
         let games_start = Instant::now();
-        let Some(Played { records: played, times }) = self.games.play(&self.evolver, &schedule, &progress, stop)?
-        else {
+        // The last generation's derived files are written while this one's games play.
+        let derived = self.derived.take();
+        let (threads, paths, state) = (self.threads, self.paths, &*self.state);
+        let (games, evolver, observers) = (self.games, &self.evolver, &mut *self.observers);
+        let (played, games_wall_s, games_offset, derived) = std::thread::scope(|scope| {
+            let writing = derived.map(|d| {
+                std::thread::Builder::new()
+                    .name(format!("results gen {}", d.result.generation))
+                    .spawn_scoped(scope, move || d.write(observers, config, state, paths, threads))
+            });
+            let played = games.play(evolver, &schedule, &progress, stop);
+            let games_wall_s = games_start.elapsed().as_secs_f64();
             progress.finish();
+            let games_offset = phases.end(trace::GAMES);
+            let derived = writing.map(|w| {
+                let w = w.context("cannot start the thread that writes the result files")?;
+                w.join()
+                    .map_err(|_| anyhow::anyhow!("generation {}: the thread writing its result files failed", g - 1))
+            });
+            (played, games_wall_s, games_offset, derived)
+        });
+        let derived_row = match derived.transpose()? {
+            Some((written, row)) => {
+                written?;
+                Some(row)
+            }
+            None => None,
+        };
+        phases.end("results-wait");
+        let Some(Played { records: played, times }) = played? else {
+            if let Some(row) = derived_row {
+                trace::append(&self.paths.results.join(trace::TRACE_FILE), &[row])?;
+            }
             return Ok(false);
         };
-        let games_wall_s = games_start.elapsed().as_secs_f64();
-        progress.finish();
-        let games_offset = phases.end(trace::GAMES);
         let result = self.evolver.conclude(self.state, &schedule, played, started, games_wall_s)?;
         phases.end("conclude");
         // The last generation's records and checkpoint go to disk before this one's.
@@ -354,11 +432,13 @@ impl Tuner for GaRun<'_, '_> {
         let done = self.state.generation.saturating_sub(self.first_generation);
         let eta_s = elapsed / f64::from(done.max(1)) * f64::from(config.generations - self.state.generation);
         let done = GenerationDone { config, state: self.state, paths: self.paths, result: &result, eta_s };
-        for o in self.observers.iter_mut() {
+        for o in self.observers.iter_mut().filter(|o| !o.derives_files()) {
             o.generation(&done)?;
         }
+        self.derived = Some(DerivedFiles { result, eta_s, generation_start: started });
         phases.end("results");
         let mut rows = phases.rows;
+        rows.extend(derived_row);
         let classes = schedule.classes();
         rows.extend(times.games.iter().map(|t| TraceRow::game(g, self.threads, games_offset, t, classes[t.game])));
         rows.extend(times.workers.iter().map(|w| TraceRow::worker(g, self.threads, games_offset, w)));
@@ -368,6 +448,7 @@ impl Tuner for GaRun<'_, '_> {
 
     fn champion(&mut self) -> Result<Champion> {
         self.wait_for_commit()?;
+        self.write_derived()?;
         let (config, schema, state) = (self.evolver.config, self.evolver.schema, &*self.state);
         let progress = Progress::new("play-off", self.evolver.play_off_games(state) as u64, "games", self.mode)
             .mirrored(self.paths.results.join("progress.json"));

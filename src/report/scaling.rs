@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use crate::dispatch::{makespan, InOrder, LongestClassFirst};
-use crate::report::trace::{TraceRow, BACKGROUND_COMMIT, GAMES, WORKER};
+use crate::report::trace::{TraceRow, BACKGROUND_COMMIT, BACKGROUND_RESULTS, GAMES, WORKER};
 
 /// Which of a game's recorded times the model replays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -138,7 +138,7 @@ pub fn generations(rows: &[TraceRow]) -> Vec<Generation> {
 /// Whether a trace line is a sequential phase of its generation (no game, the span of the
 /// games, a thread's line or a commit that overlapped the next generation's games).
 fn is_sequential(r: &TraceRow) -> bool {
-    !r.is_game() && ![GAMES, WORKER, BACKGROUND_COMMIT].contains(&r.kind.as_str())
+    !r.is_game() && ![GAMES, WORKER, BACKGROUND_COMMIT, BACKGROUND_RESULTS].contains(&r.kind.as_str())
 }
 
 /// Where `threads` threads' time goes over the replayed generations (seconds).

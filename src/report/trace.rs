@@ -3,8 +3,8 @@
 //! replays to predict the run on more threads).
 //!
 //! Columns: `generation`, `threads` (the generation's worker threads), `kind` (`game`,
-//! `worker`, `background-commit`, or a phase: `schedule`, `games`, `conclude`,
-//! `commit-wait`, `commit`, `results`), then for a game its index in the generation's schedule (`game`), its place in
+//! `worker`, `background-commit`, `background-results`, or a phase: `schedule`, `games`,
+//! `results-wait`, `conclude`, `commit-wait`, `commit`, `results`), then for a game its index in the generation's schedule (`game`), its place in
 //! the order the games were handed to the threads (`rank`) and the thread that played it
 //! (`worker`) and its class (`class`: games expected alike in length, which the threads
 //! take by class, see `crate::dispatch`); for every line `start_s` (seconds after the generation started), `wall_s` and
@@ -14,7 +14,10 @@
 //! another on one thread: `games` spans the games, the others are the sequential parts of a
 //! generation. A generation's records and checkpoint (`background-commit`, written after
 //! its own lines) go to disk while the next generation plays, which waits for them after
-//! its games (`commit-wait`); on a cluster they are written in turn (`commit`).
+//! its games (`commit-wait`); on a cluster they are written in turn (`commit`). So do the
+//! files derived from its checkpoint (`background-results`, in the next generation's lines;
+//! `results-wait` is the time the next generation waited for them after its games; the
+//! phase `results` is what is left: the progress line).
 //!
 //! The file is timing, not results: it differs from run to run. A resumed run drops the
 //! lines of generations after its checkpoint and of a line cut short.
@@ -39,6 +42,10 @@ pub const WORKER: &str = "worker";
 /// A generation's records and checkpoint written while the next generation plays (not a
 /// sequential phase: the phase `commit-wait` is the time the next generation waited for it).
 pub const BACKGROUND_COMMIT: &str = "background-commit";
+/// A generation's files derived from its checkpoint (champions, `history.csv`,
+/// `report.html`) written while the next generation plays (not a sequential phase: the
+/// phase `results-wait` is the time the next generation waited for them after its games).
+pub const BACKGROUND_RESULTS: &str = "background-results";
 
 /// One line of the trace.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
