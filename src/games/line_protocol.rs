@@ -10,6 +10,7 @@
 //! | `move M` | `ok`: the move is played |
 //! | `go` | `move M`: the engine's move for the side to move, played |
 //! | `board` | the position, then `ok` |
+//! | `param NAME VALUE` | `ok`: a value of the engine's table, played from the next `new` or `go` on ([`ParamLines`]) |
 //! | `quit` | nothing; the engine exits (so does the end of the input) |
 //!
 //! A game may add commands ([`LineGame::command`]: EinStein's `roll`). A move or `go` that
@@ -20,6 +21,7 @@
 use std::io::{BufRead, Write};
 
 use crate::core::game::{GameMove, Position, Status};
+use crate::games::param_lines::ParamLines;
 use crate::games::ProtocolOptions;
 use crate::search::{Engine, SearchResult, Searchable};
 
@@ -28,7 +30,7 @@ pub trait LineGame: Searchable {
     /// An example of the `move` command, for the error of a `move` without a move.
     const MOVE_EXAMPLE: &'static str;
     /// The commands, for the error of an unknown one.
-    const COMMANDS: &'static str = "new, move, go, board, quit";
+    const COMMANDS: &'static str = "new, move, go, board, param, quit";
 
     /// The position as `board` prints it, top row first.
     fn diagram(&self, pos: &Self::Position) -> Vec<String>;
@@ -61,6 +63,7 @@ pub fn run<G: LineGame>(
     let mut board = game.start();
     let mut games = 0u64;
     engine.new_game(games);
+    let mut told = ParamLines::default();
     let mut raw = Vec::new();
     while let Some(read) = read_command(input, &mut raw)? {
         let line = match read {
@@ -79,11 +82,19 @@ pub fn run<G: LineGame>(
             "new" => {
                 board = game.start();
                 games += 1;
+                told.apply(engine);
                 engine.new_game(games);
                 Ok(vec!["ok".into()])
             }
             "move" => play_text(game, &mut board, rest).map(|()| with_end(&board, vec!["ok".into()])),
-            "go" => think(engine, options, &mut board, out).map(|m| with_end(&board, vec![format!("move {m}")])),
+            "go" => {
+                told.apply(engine);
+                think(engine, options, &mut board, out).map(|m| with_end(&board, vec![format!("move {m}")]))
+            }
+            "param" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
+                [name, value] => told.set(engine, name, value).map(|()| vec!["ok".into()]),
+                _ => Err("expected `param NAME VALUE`".into()),
+            },
             "board" => {
                 let mut lines = game.diagram(&board);
                 lines.push("ok".into());

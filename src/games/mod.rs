@@ -8,6 +8,7 @@ pub mod connect;
 pub mod einstein;
 pub mod gomoku;
 pub mod line_protocol;
+pub mod param_lines;
 pub mod surakarta;
 
 use std::io::{BufRead, Write};

@@ -242,7 +242,7 @@ impl OutsideEngine {
             self.discard_pending(&mut p);
             if retell {
                 // In one write: a line a write would wake the engine for each value.
-                if p.send_lines(&params.lines(values)).is_err() {
+                if self.tell(&mut p, &params.lines(values), Instant::now() + hang).is_err() {
                     self.note(p.id(), "ended while it was told another individual's values; starting another");
                     self.discard(p);
                     continue;
@@ -336,14 +336,34 @@ impl OutsideEngine {
                 return Err(self.lost(p, Reason::Crash, format!("ended before answering `{hello}`")))
             }
         }
-        if !spec.init.is_empty() && p.send_lines(&spec.init).is_err() {
-            return Err(self.lost(
+        match self.tell(&mut p, &spec.init, deadline) {
+            Ok(()) => Ok(p),
+            Err(n @ NoAnswer { error: ReadError::Timeout, .. }) => {
+                let what =
+                    format!("did not acknowledge its init lines (the first `{}`){}", clip(&spec.init[0]), n.seen());
+                Err(self.lost(p, Reason::Aborted, what))
+            }
+            Err(NoAnswer { error: ReadError::Closed, .. }) => Err(self.lost(
                 p,
                 Reason::Crash,
                 format!("ended at its init lines (the first `{}`)", clip(&spec.init[0])),
-            ));
+            )),
         }
-        Ok(p)
+    }
+
+    /// Sends lines outside a game (init and parameter lines) in one write, and waits until
+    /// `deadline` for the answer to each where the protocol answers every line.
+    fn tell(&self, p: &mut EngineProcess, lines: &[String], deadline: Instant) -> Result<(), NoAnswer> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        p.send_lines(lines).map_err(|_| NoAnswer { error: ReadError::Closed, last_other: None })?;
+        if let Some(ack) = self.protocol().line_ack() {
+            for _ in lines {
+                self.wait_for(p, ack, deadline)?;
+            }
+        }
+        Ok(())
     }
 
     /// Reads until a line whose first word is `word`. Other lines are skipped (those that are

@@ -233,6 +233,15 @@ impl Protocol {
         }
     }
 
+    /// The word that answers every line the referee sends outside a game (init lines,
+    /// parameter lines), if the protocol answers every line: the line protocol's `ok`.
+    pub fn line_ack(self) -> Option<&'static str> {
+        match self {
+            Protocol::Line => Some("ok"),
+            Protocol::Connect6 | Protocol::Cloudict | Protocol::Pbrain => None,
+        }
+    }
+
     /// What ends a game, if the protocol says so.
     pub fn end_game(self) -> Option<&'static str> {
         match self {

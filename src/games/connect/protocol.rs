@@ -38,8 +38,8 @@ use super::board::{Board, Cell, Colour};
 use super::game::ConnectGame;
 use super::notation::{move_to_competition, parse_competition_move, play_move};
 use crate::core::limits::Limits;
-use crate::core::weights::Weights;
 use crate::games::line_protocol::{clip, one_line, read_command};
+use crate::games::param_lines::ParamLines;
 pub use crate::games::ProtocolOptions;
 use crate::search::{Engine, Searchable, MAX_PLY};
 
@@ -60,7 +60,7 @@ pub fn run<G: ConnectGame + Searchable<Position = Board>, R: BufRead, W: Write, 
         board,
         engine_colour: None,
         ended: false,
-        values: None,
+        values: ParamLines::default(),
         out,
         err,
     };
@@ -95,7 +95,7 @@ struct Session<'a, G: Searchable, W, E> {
     /// `end` was received: no more moves until `new`.
     ended: bool,
     /// The table `param` lines have set, played from the next `new` or search on.
-    values: Option<Weights>,
+    values: ParamLines,
     out: W,
     err: E,
 }
@@ -250,33 +250,12 @@ impl<G: ConnectGame + Searchable<Position = Board>, W: Write, E: Write> Session<
         let [name, value] = args else {
             return Err("expected `param NAME VALUE`".into());
         };
-        let table = self.values.as_ref().unwrap_or_else(|| self.engine.weights());
-        let schema = table.schema();
-        let Some(i) = schema.index_of(name) else {
-            return Err(format!(
-                "unknown parameter `{}` of the {} table (`evotune schema --game {} --eval {}` lists them)",
-                clip(name),
-                schema.eval,
-                schema.game,
-                schema.eval
-            ));
-        };
-        let spec = &schema.specs[i];
-        let value = match value.parse::<i32>() {
-            Ok(v) if (spec.min..=spec.max).contains(&v) => v,
-            _ => return Err(format!("`{}`: {name} takes an integer from {} to {}", clip(value), spec.min, spec.max)),
-        };
-        let mut values = table.values().to_vec();
-        values[i] = value;
-        self.values = Some(Weights::clamped(schema, values));
-        Ok(())
+        self.values.set(self.engine, name, value)
     }
 
     /// Makes the engine play the table `param` lines set, if they set one since.
     fn take_values(&mut self) {
-        if let Some(weights) = self.values.take() {
-            self.engine.set_weights(weights);
-        }
+        self.values.apply(self.engine);
     }
 
     /// `print`: the board on the output in competition coordinates, every line starting with

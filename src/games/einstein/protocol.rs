@@ -23,7 +23,7 @@ use crate::search::SearchResult;
 
 impl LineGame for Einstein {
     const MOVE_EXAMPLE: &'static str = "`move 351624` or `move 4:b4c3`";
-    const COMMANDS: &'static str = "new, move, roll, go, board, quit";
+    const COMMANDS: &'static str = "new, move, roll, go, board, param, quit";
 
     fn diagram(&self, board: &Board) -> Vec<String> {
         diagram(board)

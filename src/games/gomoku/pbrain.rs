@@ -10,7 +10,7 @@
 //! | `TURN x,y` | the opponent's stone; the engine answers with its own: `x,y` |
 //! | `BOARD`, lines `x,y,f`, `DONE` | a position (f = 1 own stone, 2 the opponent's; the continuous games' 3 is refused); the engine moves: `x,y` |
 //! | `TAKEBACK x,y` | takes the last stone (at x,y) back; `OK` |
-//! | `INFO key value` | `timeout_turn`, `timeout_match`, `time_left`, `time_increment` (ms) are the time control the engine keeps to (see [`move_limits`]); `rule` 1 (exactly five) is refused with a `MESSAGE` (this engine plays freestyle); other keys are read and ignored; no reply |
+//! | `INFO key value` | `timeout_turn`, `timeout_match`, `time_left`, `time_increment` (ms) are the time control the engine keeps to (see [`move_limits`]); `rule` 1 (exactly five) is refused with a `MESSAGE` (this engine plays freestyle); a parameter of the engine's table (`INFO own4 800`, names as `evotune schema` lists them) sets its value, played from the next game or move on, a value out of its bounds an `ERROR`; other keys are read and ignored; no reply |
 //! | `ABOUT` | `name="...", version="...", author="...", country="..."` |
 //! | `END` | exits |
 //!
@@ -28,6 +28,7 @@ use crate::games::connect::game::ConnectPosition;
 use crate::games::connect::movegen::Move;
 use crate::games::gomoku::{Gomoku, GomokuBoard};
 use crate::games::line_protocol::{clip, one_line, read_command};
+use crate::games::param_lines::ParamLines;
 use crate::games::{ProtocolOptions, DEFAULT_MOVE_MS};
 use crate::search::Engine;
 
@@ -103,6 +104,7 @@ pub fn run<R: BufRead, W: Write, E: Write>(
         started: false,
         times: ManagerTimes::default(),
         games: 0,
+        told: ParamLines::default(),
     };
     let mut raw = Vec::new();
     while let Some(read) = read_command(&mut input, &mut raw)? {
@@ -167,6 +169,8 @@ struct Session<'a> {
     times: ManagerTimes,
     /// Games begun, for the engine's seed.
     games: u64,
+    /// The table `INFO NAME VALUE` lines have set, played from the next game or move on.
+    told: ParamLines,
 }
 
 impl Session<'_> {
@@ -199,6 +203,7 @@ impl Session<'_> {
     fn new_game(&mut self) {
         self.board = GomokuBoard::new();
         self.games += 1;
+        self.told.apply(self.engine);
         self.engine.new_game(self.games);
     }
 
@@ -377,7 +382,15 @@ impl Session<'_> {
                 Ok(_) => {}
                 Err(e) => return Reply::Error(e),
             },
-            // max_memory, game_type, evaluate, folder: nothing to do.
+            // A value of the engine's table (evotune's own key: a tuner telling one process
+            // one individual after another).
+            _ if ParamLines::knows(self.engine, key) => {
+                if let Err(e) = self.told.set(self.engine, key, value) {
+                    return Reply::Error(format!("INFO {e}"));
+                }
+            }
+            // max_memory, game_type, evaluate, folder, and keys of other managers: nothing
+            // to do.
             _ => {}
         }
         Reply::None
@@ -407,6 +420,7 @@ impl Session<'_> {
     /// Searches, plays and prints the engine's move.
     fn engine_move(&mut self) -> Reply {
         let limits = self.limits();
+        self.told.apply(self.engine);
         let r = self.engine.search(&mut self.board, &limits);
         let stone = match r.best.stones() {
             [c] => *c,

@@ -67,6 +67,42 @@ mod tests {
         assert_eq!(lines[3], "ok", "nothing changed: the legal move is played");
     }
 
+    /// `param NAME VALUE` makes the engine play the table so set from the next game on,
+    /// exactly as an engine started with it; bad lines get one `error` each.
+    #[test]
+    fn param_lines_set_the_table_played() {
+        let tuned = crate::player::random_weights(&SURAKARTA_FEATURES, 5);
+        let options = ProtocolOptions { limits: Limits::depth(2), ..ProtocolOptions::default() };
+        let play = |engine: &mut Engine<Surakarta>, input: &str| {
+            let mut out = Vec::new();
+            run(engine, &options, &mut input.as_bytes(), &mut out, &mut Vec::new()).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let game = "new\ngo\ngo\ngo\ngo\n";
+        let started_tuned = play(&mut Engine::new(EngineSettings::default(), &tuned), game);
+        let told: String = SURAKARTA_FEATURES
+            .specs
+            .iter()
+            .zip(tuned.values())
+            .map(|(s, v)| format!("param {} {v}\n", s.name))
+            .collect();
+        let mut engine = Engine::new(EngineSettings::default(), &SURAKARTA_FEATURES.defaults());
+        let out = play(&mut engine, &format!("{told}{game}"));
+        let oks = "ok\n".repeat(SURAKARTA_FEATURES.specs.len());
+        assert_eq!(out, format!("{oks}{started_tuned}"));
+        assert_eq!(engine.weights(), &tuned);
+
+        let spec = &SURAKARTA_FEATURES.specs[0];
+        let lines =
+            transcript(&format!("param {}\nparam no_such 1\nparam {} {}\n", spec.name, spec.name, spec.max + 1));
+        assert_eq!(lines[0], "error expected `param NAME VALUE`");
+        assert!(lines[1].starts_with("error unknown parameter `no_such`"), "{lines:?}");
+        assert_eq!(
+            lines[2],
+            format!("error `{}`: {} takes an integer from {} to {}", spec.max + 1, spec.name, spec.min, spec.max)
+        );
+    }
+
     #[test]
     fn a_session_with_bad_input() {
         let lines = transcript(

@@ -228,6 +228,7 @@ fn info_lines_set_the_time_control() {
         started: true,
         times: ManagerTimes::default(),
         games: 0,
+        told: ParamLines::default(),
     };
     for line in ["timeout_turn 200", "timeout_match 90000", "time_left 4000", "time_increment 50"] {
         let words: Vec<&str> = line.split(' ').collect();
@@ -241,4 +242,42 @@ fn info_lines_set_the_time_control() {
         s.info(&words);
     }
     assert_eq!(s.limits().time_ms, Some(DEFAULT_MOVE_MS));
+}
+
+/// `INFO NAME VALUE` with a parameter of the engine's table makes the engine play the table
+/// so set, exactly as an engine started with it; a value out of bounds is an `ERROR`, and
+/// keys that are not parameters are ignored as before.
+#[test]
+fn info_lines_set_the_table_played() {
+    let tuned = crate::player::random_weights(&GOMOKU_TUPLE6, 7);
+    // With the searches' scores (`MESSAGE` lines), which the table sets.
+    let verbose = ProtocolOptions { verbose: true, ..options() };
+    let play = |engine: &mut Engine<Gomoku>, input: &str| {
+        let mut out = Vec::new();
+        run(engine, &verbose, input.as_bytes(), &mut out, std::io::sink()).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let game = "RESTART\nBEGIN\nTURN 6,6\nTURN 9,9\n";
+    let settings = EngineSettings { tt_mib: 1, ..EngineSettings::default() };
+    let started_tuned = play(&mut Engine::new(settings.clone(), &tuned), &format!("START 15\n{game}"));
+    let defaults = play(&mut engine(), &format!("START 15\n{game}"));
+    assert_ne!(started_tuned, defaults, "the tables play differently");
+    let told: String =
+        GOMOKU_TUPLE6.specs.iter().zip(tuned.values()).map(|(s, v)| format!("INFO {} {v}\n", s.name)).collect();
+    let mut e = engine();
+    assert_eq!(play(&mut e, &format!("START 15\n{told}{game}")), started_tuned);
+    assert_eq!(e.weights(), &tuned);
+
+    let spec = &GOMOKU_TUPLE6.specs[0];
+    let out = play(
+        &mut engine(),
+        &format!("START 15\nINFO {} {}\nINFO no_such 3\nINFO max_memory 0\n", spec.name, spec.max + 1),
+    );
+    assert_eq!(
+        lines(&out),
+        [
+            "OK",
+            &format!("ERROR INFO `{}`: {} takes an integer from {} to {}", spec.max + 1, spec.name, spec.min, spec.max)
+        ]
+    );
 }
