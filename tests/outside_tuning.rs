@@ -3,14 +3,16 @@
 //! same seed; a built-in schema written by `evotune schema` round-trips through a run to a
 //! champion that loads as evotune's own table; and a small engine with parameters
 //! (tests/fixtures/engines/dial.py) is told them by a file, the environment or protocol lines
-//! alike, and an individual whose values make it crash loses its games while the run goes on.
+//! alike, and an individual whose values make it crash loses its games while the run goes on;
+//! one whose values the engine refuses (`error` to a parameter line, in each protocol that
+//! tells values by lines) loses them too.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
 use common::cli::{ok, s, BIN};
-use common::runs::{result_of, tiny_config};
+use common::runs::{result_of, tiny_config, tiny_config_of};
 use evotune::ga::config::EvolveConfig;
 
 const DIAL: &str = "tests/fixtures/engines/dial.py";
@@ -232,4 +234,61 @@ fn a_tuned_engine_is_told_its_values_and_its_crashes_are_its_losses() {
     // However the values reach the engine, it plays the same games.
     assert_eq!(results[0], results[1]);
     assert_eq!(results[0], results[2]);
+}
+
+/// Each protocol's parameter lines reach evotune's own engine (Connect6's and the line
+/// protocol's `param`, pbrain's `INFO`), and an individual whose value the engine refuses
+/// (the schema's range wider than the engine's own bounds, answered `error`/`ERROR`) loses
+/// its games as `illegal`, the refusal in its record; the anchor, at the defaults, never.
+#[test]
+fn an_engine_that_refuses_an_individuals_values_loses_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = [
+        ("connect6", "configs/quick.toml", "roads", "param {name} {value}"),
+        ("gomoku", "configs/gomoku-quick.toml", "tuple6", "INFO {name} {value}"),
+        ("surakarta", "configs/surakarta-quick.toml", "features", "param {name} {value}"),
+    ];
+    for (game, base, eval, param_line) in runs {
+        let here = dir.path().join(game);
+        std::fs::create_dir(&here).unwrap();
+        // The schema the tuner sees: the first parameter's range twice the engine's.
+        let schema = here.join("schema.toml");
+        ok(&["schema", "--game", game, "--eval", eval, "-o", s(&schema)]);
+        let mut table: toml::Table = std::fs::read_to_string(&schema).unwrap().parse().unwrap();
+        let first = table["param"].as_array_mut().unwrap()[0].as_table_mut().unwrap();
+        let (min, max) = (first["min"].as_integer().unwrap(), first["max"].as_integer().unwrap());
+        first.insert("max".into(), (2 * max - min).into());
+        std::fs::write(&schema, toml::to_string(&table).unwrap()).unwrap();
+
+        let inside = tiny_config_of(base, &here, 1);
+        let config = EvolveConfig::load(&inside).unwrap();
+        let text = std::fs::read_to_string(&inside)
+            .unwrap()
+            .replace("mode = \"defaults\"", "mode = \"random\"")
+            .replace("records = false", "records = true");
+        let command = format!(
+            "{BIN} play --game {game} --weights defaults --eval {eval} {}",
+            config.engine.cli_args(false).join(" ")
+        );
+        let outside = format!(
+            "command = {}\nschema = {}\nparam_line = {}\n",
+            toml::Value::String(command),
+            toml::Value::String(s(&schema).into()),
+            toml::Value::String(param_line.into())
+        );
+        let path = here.join("refused.toml");
+        std::fs::write(&path, with_outside(&text, "refused", &outside)).unwrap();
+        ok(&["evolve", "--config", s(&path), "--out", s(&here), "--threads", "2", "--log"]);
+
+        let records = evotune::arena::records::read_records(&here.join("results/refused/games.jsonl")).unwrap();
+        let refused: Vec<_> =
+            records.iter().filter(|r| r.moves.last().is_some_and(|m| m.contains("refused"))).collect();
+        assert!(!refused.is_empty(), "{game}: random values beyond the engine's bounds are refused");
+        assert!(refused.len() < records.len(), "{game}: the other individuals play");
+        for r in &refused {
+            assert_eq!(r.reason.as_str(), "illegal", "{game}: {:?}", r.moves);
+            let loser = if r.result == evotune::arena::records::Outcome::First { &r.second } else { &r.first };
+            assert!(!loser.starts_with("anchor-"), "{game}: {loser} refused its values");
+        }
+    }
 }

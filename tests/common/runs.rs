@@ -9,7 +9,12 @@ use super::cli::BIN;
 /// A small real run of the quick config's kind: 8 individuals in 2 groups, depth 1, a handful
 /// of generations, a short play-off and validation.
 pub fn tiny_config(dir: &Path, generations: u32) -> PathBuf {
-    let mut config: toml::Table = std::fs::read_to_string("configs/quick.toml").unwrap().parse().unwrap();
+    tiny_config_of("configs/quick.toml", dir, generations)
+}
+
+/// [`tiny_config`] made from another shipped config (`configs/gomoku-quick.toml`, ...).
+pub fn tiny_config_of(base: &str, dir: &Path, generations: u32) -> PathBuf {
+    let mut config: toml::Table = std::fs::read_to_string(base).unwrap().parse().unwrap();
     let mut set = |path: &str, value: toml::Value| {
         let mut table = &mut config;
         let mut keys: Vec<&str> = path.split('.').collect();
@@ -17,7 +22,7 @@ pub fn tiny_config(dir: &Path, generations: u32) -> PathBuf {
         for k in keys {
             table = table.get_mut(k).and_then(|t| t.as_table_mut()).unwrap_or_else(|| panic!("no [{k}]"));
         }
-        assert!(table.contains_key(last), "configs/quick.toml has no {path}");
+        assert!(table.contains_key(last), "{base} has no {path}");
         table.insert(last.into(), value);
     };
     set("name", "tiny".into());

@@ -38,6 +38,8 @@ const QUIT_GRACE: Duration = Duration::from_millis(300);
 /// acknowledgement), how long the answer may still take: it is awake, and a wrong program
 /// should fail soon rather than after the whole hang time.
 const ANSWER_GRACE: Duration = Duration::from_secs(2);
+/// The first word of an engine's refusal of a line (`error ...`, pbrain's `ERROR ...`).
+pub(crate) const REFUSAL: &str = "error";
 /// How long a new engine has to answer the protocol's greeting before the other form of it
 /// is tried (Connect6: `name?`, then `name`).
 const FALLBACK_AFTER: Duration = Duration::from_millis(1000);
@@ -102,9 +104,21 @@ impl NoAnswer {
     }
 }
 
+/// Why lines told to a process outside a game (init and parameter lines) did not take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Untold {
+    /// The process ended or did not acknowledge the lines in time.
+    Silent(NoAnswer),
+    /// It answered `error ...` to the line (the `index`th told): it refused it.
+    Refused { index: usize, line: String, answer: String },
+}
+
 /// The values a process of a tuned engine plays.
 struct Told {
     values: Vec<i32>,
+    /// Whether it was told them by lines that its protocol does not acknowledge, and has not
+    /// moved since: an `error` before its first move is then its refusal of them.
+    unconfirmed: bool,
     /// Kept while the process lives: it may read the file at any time.
     _file: Option<Arc<ValuesFile>>,
 }
@@ -242,13 +256,18 @@ impl OutsideEngine {
             self.discard_pending(&mut p);
             if retell {
                 // In one write: a line a write would wake the engine for each value.
-                if self.tell(&mut p, &params.lines(values), Instant::now() + hang).is_err() {
-                    self.note(p.id(), "ended while it was told another individual's values; starting another");
-                    self.discard(p);
-                    continue;
+                match self.tell(&mut p, &params.lines(values), Instant::now() + hang) {
+                    Ok(()) => {}
+                    Err(Untold::Refused { line, answer, .. }) => return Err(self.refused(p, Some(&line), &answer)),
+                    Err(Untold::Silent(_)) => {
+                        self.note(p.id(), "ended while it was told another individual's values; starting another");
+                        self.discard(p);
+                        continue;
+                    }
                 }
                 if let Some(t) = self.told.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&p.id()) {
                     t.values = values.to_vec();
+                    t.unconfirmed = self.protocol().line_ack().is_none();
                 }
             }
             return Ok(p);
@@ -297,8 +316,9 @@ impl OutsideEngine {
         let stderr = self.log.try_clone().map_err(|e| self.lost_start(Reason::Crash, format!("log: {e}")))?;
         let mut p = EngineProcess::spawn(&spec, stderr)
             .map_err(|e| self.lost_start(Reason::Crash, format!("cannot start `{}`: {e}", spec.command_line())))?;
-        if let (Some(_), Some(v)) = (&self.params, values) {
-            let told = Told { values: v.to_vec(), _file: file };
+        if let (Some(params), Some(v)) = (&self.params, values) {
+            let unconfirmed = params.by_lines() && self.protocol().line_ack().is_none();
+            let told = Told { values: v.to_vec(), unconfirmed, _file: file };
             self.told.lock().unwrap_or_else(|e| e.into_inner()).insert(p.id(), told);
         }
         self.started.fetch_add(1, Ordering::Relaxed);
@@ -336,14 +356,24 @@ impl OutsideEngine {
                 return Err(self.lost(p, Reason::Crash, format!("ended before answering `{hello}`")))
             }
         }
+        // The parameter lines come after the config's own init lines: refusing one of those
+        // is the individual's fault, refusing the config's is nobody's.
+        let own_init = self.spec.init.len();
         match self.tell(&mut p, &spec.init, deadline) {
             Ok(()) => Ok(p),
-            Err(n @ NoAnswer { error: ReadError::Timeout, .. }) => {
+            Err(Untold::Refused { index, line, answer }) if index >= own_init => {
+                Err(self.refused(p, Some(&line), &answer))
+            }
+            Err(Untold::Refused { line, answer, .. }) => {
+                let what = format!("refused its init line `{}`: `{}`", clip(&line), clip(&answer));
+                Err(self.lost(p, Reason::Aborted, what))
+            }
+            Err(Untold::Silent(n @ NoAnswer { error: ReadError::Timeout, .. })) => {
                 let what =
                     format!("did not acknowledge its init lines (the first `{}`){}", clip(&spec.init[0]), n.seen());
                 Err(self.lost(p, Reason::Aborted, what))
             }
-            Err(NoAnswer { error: ReadError::Closed, .. }) => Err(self.lost(
+            Err(Untold::Silent(NoAnswer { error: ReadError::Closed, .. })) => Err(self.lost(
                 p,
                 Reason::Crash,
                 format!("ended at its init lines (the first `{}`)", clip(&spec.init[0])),
@@ -352,31 +382,68 @@ impl OutsideEngine {
     }
 
     /// Sends lines outside a game (init and parameter lines) in one write, and waits until
-    /// `deadline` for the answer to each where the protocol answers every line.
-    fn tell(&self, p: &mut EngineProcess, lines: &[String], deadline: Instant) -> Result<(), NoAnswer> {
+    /// `deadline` for the answer to each where the protocol answers every line (`ok`, or
+    /// `error ...` for a line the engine refuses).
+    fn tell(&self, p: &mut EngineProcess, lines: &[String], deadline: Instant) -> Result<(), Untold> {
         if lines.is_empty() {
             return Ok(());
         }
-        p.send_lines(lines).map_err(|_| NoAnswer { error: ReadError::Closed, last_other: None })?;
+        p.send_lines(lines).map_err(|_| Untold::Silent(NoAnswer { error: ReadError::Closed, last_other: None }))?;
         if let Some(ack) = self.protocol().line_ack() {
-            for _ in lines {
-                self.wait_for(p, ack, deadline)?;
+            for (index, line) in lines.iter().enumerate() {
+                let answer = self.wait_for_either(p, ack, REFUSAL, deadline).map_err(Untold::Silent)?;
+                if is_refusal(&answer) {
+                    return Err(Untold::Refused { index, line: line.clone(), answer });
+                }
             }
         }
         Ok(())
+    }
+
+    /// A tuned engine's process refused a line of its individual's values (`error ...`): the
+    /// individual loses the game, as for any reply its protocol does not allow, and the
+    /// process ends (it holds some of the values and not others).
+    /// (`line`: the line refused, when the protocol tells which.)
+    pub(crate) fn refused(&self, p: EngineProcess, line: Option<&str>, answer: &str) -> Forfeit {
+        let to = line.map(|l| format!(" to `{}`", clip(l))).unwrap_or_default();
+        self.lost(p, Reason::Illegal, format!("refused its values: `{}`{to}", clip(answer)))
+    }
+
+    /// Whether an `error` from this process before its first move is its refusal of the
+    /// values it was told by lines its protocol does not acknowledge.
+    pub(crate) fn awaits_refusal(&self, p: &EngineProcess) -> bool {
+        self.told.lock().unwrap_or_else(|e| e.into_inner()).get(&p.id()).is_some_and(|t| t.unconfirmed)
+    }
+
+    /// The process moved after being told its values: it took them.
+    pub(crate) fn confirmed(&self, p: &EngineProcess) {
+        if let Some(t) = self.told.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&p.id()) {
+            t.unconfirmed = false;
+        }
     }
 
     /// Reads until a line whose first word is `word`. Other lines are skipped (those that are
     /// not chatter noted in the log); after one of those the answer must come within
     /// [`ANSWER_GRACE`].
     pub(crate) fn wait_for(&self, p: &mut EngineProcess, word: &str, deadline: Instant) -> Result<(), NoAnswer> {
+        self.wait_for_either(p, word, word, deadline).map(drop)
+    }
+
+    /// [`wait_for`](Self::wait_for) either of two first words; the line that came.
+    pub(crate) fn wait_for_either(
+        &self,
+        p: &mut EngineProcess,
+        word: &str,
+        or: &str,
+        deadline: Instant,
+    ) -> Result<String, NoAnswer> {
         let mut deadline = deadline;
         let mut last_other = None;
         loop {
             let line = p.read_line(deadline).map_err(|error| NoAnswer { error, last_other: last_other.clone() })?;
             let first = line.split_whitespace().next().unwrap_or("");
-            if first.eq_ignore_ascii_case(word) {
-                return Ok(());
+            if first.eq_ignore_ascii_case(word) || first.eq_ignore_ascii_case(or) {
+                return Ok(line);
             }
             if self.protocol().classify(&line) != Heard::Chatter {
                 self.skipped(p.id(), &line, &format!("`{word}` awaited"));
@@ -417,13 +484,17 @@ impl OutsideEngine {
         Forfeit { reason, note: format!("the engine {what}") }
     }
 
-    /// Lines the engine wrote that nobody asked for (after a game, say), noted and dropped.
-    pub(crate) fn discard_pending(&self, p: &mut EngineProcess) {
+    /// Lines the engine wrote that nobody asked for (after a game, say), noted and dropped;
+    /// those that are not chatter are returned.
+    pub(crate) fn discard_pending(&self, p: &mut EngineProcess) -> Vec<String> {
+        let mut unasked = Vec::new();
         for line in p.pending_lines() {
             if self.protocol().classify(&line) != Heard::Chatter {
                 self.note(p.id(), &format!("unasked output dropped: `{}`", clip(&line)));
+                unasked.push(line);
             }
         }
+        unasked
     }
 
     /// A line of the referee's in the engine's log, beside its stderr.
@@ -468,6 +539,11 @@ fn default_log(name: &str) -> PathBuf {
     let safe: String =
         name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect();
     std::env::temp_dir().join(format!("evotune-{}-{safe}.log", std::process::id()))
+}
+
+/// Whether an engine's line refuses what it was told: `error ...` (any case).
+pub(crate) fn is_refusal(line: &str) -> bool {
+    line.split_whitespace().next().is_some_and(|w| w.eq_ignore_ascii_case(REFUSAL))
 }
 
 /// An engine's line quoted in a note, cut short.

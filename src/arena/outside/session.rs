@@ -14,7 +14,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::arena::outside::pool::{clip, Forfeit, NoAnswer, OutsideEngine};
+use crate::arena::outside::pool::{clip, is_refusal, Forfeit, NoAnswer, OutsideEngine, REFUSAL};
 use crate::arena::outside::process::{EngineProcess, ReadError};
 use crate::arena::outside::protocol::{GameSoFar, Heard, Say, Turn};
 use crate::arena::records::Reason;
@@ -52,6 +52,10 @@ pub struct Session {
     hang: Duration,
     /// What the protocol keeps of the game to read the engine's replies.
     so_far: GameSoFar,
+    /// Whether the process was told its values by lines its protocol does not acknowledge
+    /// and has not moved since: an `error` from it before its first move refuses them (it
+    /// answers the lines in order, so before any line of the game).
+    unconfirmed: bool,
 }
 
 impl Session {
@@ -59,6 +63,7 @@ impl Session {
     /// parameters are tuned) and starts the game.
     pub fn start(engine: &Arc<OutsideEngine>, values: &[i32], side: Side, hang: Duration) -> Result<Session, Forfeit> {
         let process = engine.checkout(values, hang)?;
+        let unconfirmed = engine.awaits_refusal(&process);
         let mut session = Session {
             engine: Arc::clone(engine),
             process: Some(process),
@@ -67,6 +72,7 @@ impl Session {
             asked: false,
             hang,
             so_far: GameSoFar::default(),
+            unconfirmed,
         };
         for say in engine.protocol().new_game(side) {
             match say.ack {
@@ -98,7 +104,10 @@ impl Session {
             Err(e) => return Err(self.lose(Reason::Aborted, format!("cannot be told this game: {e}"))),
         };
         if let Some(p) = self.process.as_mut() {
-            self.engine.discard_pending(p);
+            let unasked = self.engine.discard_pending(p);
+            if let Some(answer) = unasked.iter().find(|l| self.unconfirmed && is_refusal(l)) {
+                return Err(self.refused(answer));
+            }
         }
         // Lines without acknowledgement go together with the request, in one write.
         let mut quiet: Vec<&str> = Vec::new();
@@ -123,6 +132,7 @@ impl Session {
             match protocol.classify(&line) {
                 Heard::Move(m) => break m,
                 Heard::Chatter => continue,
+                Heard::Other if self.unconfirmed && is_refusal(&line) => return Err(self.refused(&line)),
                 Heard::Other => {
                     if let Some(p) = &self.process {
                         self.engine.skipped(p.id(), &line, &format!("a move awaited after `{}`", clip(asked)));
@@ -131,6 +141,12 @@ impl Session {
             }
         };
         let ms = start.elapsed().as_millis() as u64;
+        if self.unconfirmed {
+            self.unconfirmed = false;
+            if let Some(p) = &self.process {
+                self.engine.confirmed(p);
+            }
+        }
         self.asked = true;
         let text = match protocol.to_record(&raw, history, &mut self.so_far) {
             Ok(t) => t,
@@ -150,8 +166,11 @@ impl Session {
         let Some(ack) = say.ack else { return Ok(()) };
         let deadline = Instant::now() + self.hang;
         let Some(p) = self.process.as_mut() else { return Err(self.gone()) };
-        match self.engine.wait_for(p, ack, deadline) {
-            Ok(()) => Ok(()),
+        // Before its first move the answer may be the refusal of its values instead.
+        let refusal = if self.unconfirmed { REFUSAL } else { ack };
+        match self.engine.wait_for_either(p, ack, refusal, deadline) {
+            Ok(line) if self.unconfirmed && is_refusal(&line) => Err(self.refused(&line)),
+            Ok(_) => Ok(()),
             Err(n @ NoAnswer { error: ReadError::Timeout, .. }) => Err(self
                 .lose(Reason::Aborted, format!("did not acknowledge `{}` with `{ack}`{}", clip(&say.line), n.seen()))),
             Err(NoAnswer { error: ReadError::Closed, .. }) => {
@@ -185,6 +204,14 @@ impl Session {
                 self.lose(Reason::Timeout, format!("did not answer `{}` within {} ms", clip(asked), wait.as_millis()))
             }
             ReadError::Closed => self.lose(Reason::Crash, format!("ended while it was to answer `{}`", clip(asked))),
+        }
+    }
+
+    /// The engine refused the values its individual was told by lines.
+    fn refused(&mut self, answer: &str) -> Forfeit {
+        match self.process.take() {
+            Some(p) => self.engine.refused(p, None, answer),
+            None => self.gone(),
         }
     }
 
