@@ -57,6 +57,11 @@ pub struct ReproduceArgs {
     /// Override the time per move in milliseconds (wang2021, li2015).
     #[arg(long)]
     pub time_ms: Option<u64>,
+    /// wang2021: every player with evotune's threat-space search at the root and the
+    /// refutation checks of the root moves, which the paper's engines do not have (without
+    /// this flag no player has them).
+    #[arg(long)]
+    pub root_checks: bool,
     /// Seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -70,6 +75,9 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
     }
     if args.time_ms.is_some() && matches!(args.paper, Paper::Li2007 | Paper::Song2022) {
         bail!("--time-ms applies to wang2021 and li2015; li2007 plays with its run's engine settings, song2022 with playouts");
+    }
+    if args.root_checks && args.paper != Paper::Wang2021 {
+        bail!("--root-checks applies to wang2021 only");
     }
     if args.pairs == Some(0) || args.time_ms == Some(0) {
         bail!("--pairs and --time-ms must be at least 1");
@@ -97,6 +105,7 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
             if let Some(t) = args.time_ms {
                 o.limits = Limits::time_ms(t);
             }
+            o.root_checks = args.root_checks;
             wang2021::run(&o, &setup)
         }
         Paper::Li2015 => {

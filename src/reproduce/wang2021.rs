@@ -1,15 +1,21 @@
-//! Wang Hongfei et al. 2021 (seed 003): road evaluation against pattern evaluation, PVS
-//! against alpha-beta and PVS against UCT, each at equal time per move, with the win rate of
-//! the first-named side counted separately as first player (Black) and as second (White), as
-//! the paper's table does.
+//! Wang Hongfei et al. 2021: road evaluation against pattern evaluation, PVS against
+//! alpha-beta and PVS against UCT, each at equal time per move, with the win rate of the
+//! first-named side counted separately as first player (Black) and as second (White), as the
+//! paper's table does.
 //!
 //! Played as the paper played them: every game from the empty board with Black's first stone
 //! at the centre, the same time per move for both sides, and as the alpha-beta baseline one
 //! without what the paper credits its PVS with (sorted moves, the transposition table, the
-//! history heuristic): `alphabeta-unordered`. The three matches' games are interleaved on
-//! the threads, so that a change of the machine's load falls on every row alike; each side's
-//! mean thinking time per turn is reported beside the results, and how many distinct games a
-//! row holds (from one start position, only the clock makes deterministic engines vary).
+//! history heuristic): `alphabeta-unordered`. Every player searches as the paper describes its
+//! engines, without evotune's threat-space search at the root and the refutation checks of the
+//! root moves (`vcdt_depth` 0): at 100 ms a move on a loaded machine those checks can use up a
+//! move's time, and the PVS side then played without a main search, so the rows measured the
+//! checks' clock rather than the searches the paper compares (docs/results.md);
+//! `--root-checks` gives them back to every player. The three matches' games are interleaved
+//! on the threads, so that a change of the machine's load falls on every row alike; each
+//! side's mean thinking time per turn is reported beside the results, and how many distinct
+//! games a row holds (from one start position, only the clock makes deterministic engines
+//! vary).
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -78,25 +84,35 @@ pub struct Options {
     pub pairs: usize,
     /// Every player's budget per move (the paper: equal time, the time not given).
     pub limits: Limits,
+    /// Every player with evotune's threat-space search at the root and the refutation checks
+    /// of the root moves (not in the paper's engines).
+    pub root_checks: bool,
 }
 
 impl Options {
     /// At least the paper's smallest count a colour (351): 200 games a colour, 400 a row,
     /// one second per move (hours on two cores).
     pub fn full() -> Options {
-        Options { pairs: 200, limits: Limits::time_ms(1000) }
+        Options { pairs: 200, limits: Limits::time_ms(1000), root_checks: false }
     }
 
     /// Minutes on two cores: 30 games a colour at 100 ms per move.
     pub fn quick() -> Options {
-        Options { pairs: 30, limits: Limits::time_ms(100) }
+        Options { pairs: 30, limits: Limits::time_ms(100), root_checks: false }
     }
 }
 
 /// The two players of a row: road evaluation with PVS, and the row's other configuration, both
-/// with the default weights of their evaluation.
-pub fn players(row: &PaperRow, limits: Limits) -> (Player, Player) {
-    let config = |search, eval: &str| EngineSettings { search, eval: Some(eval.into()), ..EngineSettings::default() };
+/// with the default weights of their evaluation; with `root_checks`, both with evotune's
+/// threat-space search at the root and its refutation checks, else neither.
+pub fn players(row: &PaperRow, limits: Limits, root_checks: bool) -> (Player, Player) {
+    let vcdt_depth = if root_checks { EngineSettings::default().vcdt_depth } else { 0 };
+    let config = |search, eval: &str| EngineSettings {
+        search,
+        eval: Some(eval.into()),
+        vcdt_depth,
+        ..EngineSettings::default()
+    };
     let name = |search: SearchKind, eval: &str| format!("{}+{eval}", search.name());
     let schema = |eval: &str| GAME.evaluation(eval).expect("the paper's evaluations are Connect6's").schema;
     let a = Player::new(
@@ -191,14 +207,16 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     let referee = EngineReferee { game: GAME, settings };
     let centre = vec![CENTRE.to_string()];
     let games = 2 * options.pairs * PAPER.len();
-    let rows: Vec<(Player, Player)> = PAPER.iter().map(|row| players(row, options.limits)).collect();
+    let rows: Vec<(Player, Player)> =
+        PAPER.iter().map(|row| players(row, options.limits, options.root_checks)).collect();
     if !setup.quiet() {
         setup.say(&format!(
             "wang2021: 3 matches of {} games a colour ({} games in all) from Black's first stone at the centre, \
-             interleaved; every player {} per move, default weights",
+             interleaved; every player {} per move, default weights, {}",
             options.pairs,
             games,
-            options.limits.describe()
+            options.limits.describe(),
+            root_checks_said(options.root_checks)
         ));
         let suite = OpeningSuite { game: GAME.arena(), openings: vec![centre.clone()] };
         let ms = rows.iter().map(|(a, b)| game_ms(a, b, &suite, &settings, 1)).sum::<f64>() / PAPER.len() as f64;
@@ -243,6 +261,7 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     ));
     out.add("wang2021", side_table(&results));
     let mut matches = match_table(&results);
+    matches.note(format!("Every player {}.", root_checks_said(options.root_checks)));
     let load = |l: Option<f64>| l.map_or("unknown".to_string(), |l| format!("{l:.1}"));
     matches.note(format!(
         "{} games in {:.0} s on {} threads; one-minute load average {} before, {} after.",
@@ -255,6 +274,16 @@ pub fn run(options: &Options, setup: &Setup) -> Result<Reproduction> {
     out.add("matches", matches);
     out.write(&setup.out)?;
     Ok(out)
+}
+
+/// How the players' roots were searched, for the tables.
+fn root_checks_said(root_checks: bool) -> &'static str {
+    if root_checks {
+        "with evotune's threat-space search at the root and its refutation checks (not in the paper's engines)"
+    } else {
+        "without a threat-space search at the root or refutation checks, as the paper's engines \
+         (--root-checks adds evotune's)"
+    }
 }
 
 /// The paper's table with ours beside it: per row and side, games, wins and the win rate.
@@ -351,7 +380,7 @@ mod tests {
     fn tiny_experiment_runs_end_to_end() {
         let dir = tempfile::tempdir().unwrap();
         let setup = Setup { out: dir.path().to_path_buf(), seed: 1, mode: ProgressMode::Hidden };
-        let r = run(&Options { pairs: 1, limits: Limits::depth(1) }, &setup).unwrap();
+        let r = run(&Options { pairs: 1, limits: Limits::depth(1), root_checks: false }, &setup).unwrap();
         let t = &r.tables[0].1;
         assert_eq!(t.rows.len(), 6);
         assert_eq!(t.rows[0][..5], ["road eval vs pattern eval", "first", "573", "521", "90.9%"]);
@@ -359,6 +388,7 @@ mod tests {
         let m = &r.tables[1].1;
         assert_eq!(m.rows.len(), 3);
         assert!(m.rows[1][0].contains("pvs+roads vs alphabeta-unordered+roads"), "{:?}", m.rows[1]);
+        assert!(m.notes.iter().any(|n| n.contains("without a threat-space search at the root")), "{:?}", m.notes);
         for f in ["wang2021.csv", "wang2021.md", "matches.csv", "matches.md", "report.md"] {
             assert!(dir.path().join(f).exists(), "{f} missing");
         }
@@ -366,10 +396,24 @@ mod tests {
         assert!(csv.starts_with("match,side,paper games,paper wins,paper win rate,games,wins"), "{csv}");
     }
 
+    /// The paper's engines have no threat-space search at the root: no player gets evotune's
+    /// unless asked, and then every player does.
+    #[test]
+    fn root_checks_only_when_asked_and_for_every_player() {
+        for row in &PAPER {
+            let (a, b) = players(row, Limits::time_ms(100), false);
+            assert_eq!((a.engine.vcdt_depth, b.engine.vcdt_depth), (0, 0), "{}", row.name);
+            let (a, b) = players(row, Limits::time_ms(100), true);
+            let on = EngineSettings::default().vcdt_depth;
+            assert!(on > 0);
+            assert_eq!((a.engine.vcdt_depth, b.engine.vcdt_depth), (on, on), "{}", row.name);
+        }
+    }
+
     /// A row's counts: colours, turns and thinking time per side, distinct games.
     #[test]
     fn a_rows_games_are_counted_by_colour_and_side() {
-        let (a, b) = players(&PAPER[0], Limits::depth(1));
+        let (a, b) = players(&PAPER[0], Limits::depth(1), false);
         let game = |first: &Player, second: &Player, moves: &[&str], result, ms: (u64, u64)| GameRecord {
             result,
             first_ms: ms.0,
