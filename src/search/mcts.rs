@@ -1,5 +1,5 @@
-//! UCT Monte-Carlo tree search (Kocsis & Szepesvári 2006): the "UCTS" opponent of the seed 003
-//! experiment (Wang 2021 plays PVS against it at equal time per move).
+//! UCT Monte-Carlo tree search (Kocsis & Szepesvári 2006): the "UCTS" opponent of Wang et al.
+//! 2021's experiment (the paper plays PVS against it at equal time per move).
 //!
 //! The tree's moves are the game's generator's, as PVS gets them where two turns remain (in
 //! Connect6 with the double-threat moves), so that PVS and UCT differ only in how they search. One iteration:

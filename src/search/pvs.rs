@@ -1,4 +1,4 @@
-//! Principal variation search (seed 003): iterative deepening; at every node the first move
+//! Principal variation search (as in Wang et al. 2021): iterative deepening; at every node the first move
 //! gets the full window and the rest a null window (alpha, alpha+1), re-searched when they
 //! fail high inside the window; a transposition table and the history heuristic order moves.
 //!

@@ -1,9 +1,9 @@
 //! Freestyle Gomoku: Connect(15,15,5,1,1), Black first, one stone a turn, five or more in a
-//! row wins (an overline wins too, as seed 001 plays it); a full board is a draw.
+//! row wins (an overline wins too, as the Gomoku blog plays it); a full board is a draw.
 //!
 //! The game shares the Connect board, notation, threat roads and threat-space search (here:
 //! victory by continuous fours) with Connect6. Its own parts: the position keeps the 6-cell
-//! windows of seed 001's evaluation incrementally ([`GomokuBoard`]), the default evaluation is
+//! windows of the Gomoku blog's evaluation incrementally ([`GomokuBoard`]), the default evaluation is
 //! that [`tuple6`] table, the move generator answers the opponent's threes ([`movegen`]), and
 //! the engine speaks Gomocup's `pbrain` protocol ([`pbrain`]).
 //!
@@ -42,7 +42,7 @@ use tuple6::{Tuple6Eval, WindowCounts, GOMOKU_TUPLE6};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Gomoku;
 
-/// A Gomoku position: the board, and the codes of seed 001's 6-cell windows kept with it.
+/// A Gomoku position: the board, and the codes of the Gomoku blog's 6-cell windows kept with it.
 #[derive(Clone, Debug)]
 pub struct GomokuBoard {
     board: Board,
@@ -155,7 +155,7 @@ pub static GOMOKU_EVALUATIONS: [Evaluation; 3] = [
     Evaluation {
         name: "tuple6",
         schema: &GOMOKU_TUPLE6,
-        doc: "seed 001's 6-cell window table (16 types), incremental",
+        doc: "the Gomoku blog's 6-cell window table (16 types), incremental",
         tunable: true,
     },
     Evaluation {

@@ -1,4 +1,4 @@
-//! The 6-tuple evaluation of seed 001 (the "F function" of a Gomoku blog, in Chinese): every
+//! The 6-tuple evaluation of a Gomoku blog (its "F function", in Chinese): every
 //! window of 6 consecutive cells in the 4 directions, on the board padded with a border value,
 //! is classified by a 4^6 lookup table into one of 16 types, and the score is the sum of the
 //! types' weights over all windows.
@@ -19,19 +19,19 @@
 //!
 //! Every other window is OTHER (weight 0).
 //!
-//! **A printing error, corrected here.** In the seed's right-border case (`p6 == 3`) the
+//! **A printing error, corrected here.** In the blog's right-border case (`p6 == 3`) the
 //! threes and twos are swapped: a black three is labelled BLOCK3 (the white mover's) and a
-//! white three block3, and likewise BLOCK2/block2, against the seed's own comments ("黑眠3",
+//! white three block3, and likewise BLOCK2/block2, against the blog's own comments ("黑眠3",
 //! black's sleep three) and against the left-border case. We label them as the comments and
 //! the left border do, so that the table treats both sides and both ends alike (the test
-//! `only_the_right_border_slip_differs_from_the_seed` compares with the printed code).
+//! `only_the_right_border_slip_differs_from_the_blog` compares with the printed code).
 //!
 //! # Perspective and score
-//! The seed scores a position after the mover's move, for the mover: upper-case types (WIN,
+//! The blog scores a position after the mover's move, for the mover: upper-case types (WIN,
 //! FLEX4, ...) are the mover's, lower-case ones (LOSE, flex4, ...) the side to move's, and its
 //! rule 1 makes the side to move's weights larger in magnitude, because it moves next. The
 //! engine's evaluation is for the side to move, so it is the negation: `-F(mover)`. The names
-//! of the weights keep the seed's pairs: `flex4` (its FLEX4, the mover's) and `opp_flex4`
+//! of the weights keep the blog's pairs: `flex4` (its FLEX4, the mover's) and `opp_flex4`
 //! (its flex4, the side to move's), and so on.
 //!
 //! # Incremental
@@ -48,7 +48,7 @@ use crate::games::connect::game::ConnectPosition;
 use crate::games::connect::movegen::GOMOKU_MOVE_ORDER;
 use crate::games::gomoku::GomokuBoard;
 
-/// The seed's type indices (its `#define`s).
+/// The blog's type indices (its `#define`s).
 pub const OTHER: u8 = 0;
 pub const WIN: u8 = 1;
 pub const LOSE: u8 = 2;
@@ -90,9 +90,9 @@ pub fn cells(code: usize) -> [u8; 6] {
     c
 }
 
-/// The seed's table of types for the mover = white (see the module documentation);
-/// `printed_slip` keeps the seed's swapped right-border threes and twos.
-pub fn seed_table(printed_slip: bool) -> [u8; CODES] {
+/// The blog's table of types for the mover = white (see the module documentation);
+/// `printed_slip` keeps the blog's swapped right-border threes and twos.
+pub fn blog_table(printed_slip: bool) -> [u8; CODES] {
     let mut t = [OTHER; CODES];
     let (w, b, e) = (WHITE, BLACK, EMPTY);
     let mut set = |cells: [u8; 6], ty: u8| t[code(cells)] = ty;
@@ -193,13 +193,13 @@ pub fn seed_table(printed_slip: bool) -> [u8; CODES] {
 
 /// What a window is, colour-neutral: 0 for OTHER, else `1 + colour·8 + level`, with levels
 /// 0 five, 1 flex4, 2 block4, 3 flex3, 4 block3, 5 flex2, 6 block2, 7 flex1 and colours
-/// 0 black, 1 white (the seed's upper case is white's, its lower case black's).
+/// 0 black, 1 white (the blog's upper case is white's, its lower case black's).
 fn classes() -> &'static [u8; CODES] {
     static CLASSES: OnceLock<[u8; CODES]> = OnceLock::new();
     CLASSES.get_or_init(|| {
-        let seed = seed_table(false);
+        let table = blog_table(false);
         let mut out = [0u8; CODES];
-        for (o, &ty) in out.iter_mut().zip(seed.iter()) {
+        for (o, &ty) in out.iter_mut().zip(table.iter()) {
             if ty != OTHER {
                 let level = (ty - 1) / 2;
                 let colour = if ty % 2 == 1 { 1 } else { 0 };
@@ -210,7 +210,7 @@ fn classes() -> &'static [u8; CODES] {
     })
 }
 
-/// Levels of a class, the seed's pair order.
+/// Levels of a class, the blog's pair order.
 pub const LEVELS: usize = 8;
 
 /// The windows of a board: for every cell, the windows through it and the cell's place value
@@ -378,7 +378,7 @@ impl WindowCounts {
     }
 }
 
-/// Bounds of a 6-tuple weight: from 0 to ten times the seed's value, on its side of 0.
+/// Bounds of a 6-tuple weight: from 0 to ten times the blog's value, on its side of 0.
 const fn t6(name: &'static str, default: i32, doc: &'static str) -> WeightSpec {
     if default >= 0 {
         WeightSpec::new(name, default, 0, 10 * default, doc)
@@ -387,12 +387,12 @@ const fn t6(name: &'static str, default: i32, doc: &'static str) -> WeightSpec {
     }
 }
 
-/// The 16 weights of the seed's final table (its `weight[17]` without OTHER), in its pair
+/// The 16 weights of the blog's final table (its `weight[17]` without OTHER), in its pair
 /// order, then Gomoku's move-order weights.
 pub static GOMOKU_TUPLE6: Schema = Schema {
     game: "gomoku",
     eval: "tuple6",
-    source: "seed 001's final 6-tuple table (Gomoku blog); hand-set move order",
+    source: "a Gomoku blog's final 6-tuple table (its F function); hand-set move order",
     specs: &concat_specs::<16, 8, 24>(
         [
             t6("win", 1_000_000, "WIN: a five of the side that has just moved (never scored: the game is over)"),
@@ -428,7 +428,7 @@ pub struct Tuple6Eval {
 }
 
 impl Tuple6Eval {
-    /// Unpacks a table of [`GOMOKU_TUPLE6`] (its first 16 weights, in the seed's order).
+    /// Unpacks a table of [`GOMOKU_TUPLE6`] (its first 16 weights, in the blog's order).
     pub fn new(weights: &Weights) -> Tuple6Eval {
         let eval: Vec<i64> = weights
             .schema()
@@ -447,7 +447,7 @@ impl Tuple6Eval {
         e
     }
 
-    /// The score for the side to move: minus the seed's F for the side that has just moved.
+    /// The score for the side to move: minus the blog's F for the side that has just moved.
     #[inline]
     pub fn score(&self, counts: &WindowCounts, to_move: Colour) -> i32 {
         let mover = to_move.other();

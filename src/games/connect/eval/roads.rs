@@ -34,12 +34,12 @@ pub static CONNECT6_ROADS: Schema = Schema {
     ),
 };
 
-/// Freestyle Gomoku road (5-cell window) weights. Hand-set defaults following seed 001's
+/// Freestyle Gomoku road (5-cell window) weights. Hand-set defaults following the Gomoku blog's
 /// design rules: neighbouring levels roughly 10-20x apart, opponent levels weighted like own.
 pub static GOMOKU_ROADS: Schema = Schema {
     game: "gomoku",
     eval: "roads",
-    source: "hand-set, levels ~10-20x apart (seed 001 design rules); hand-set move order",
+    source: "hand-set, levels ~10-20x apart (the Gomoku blog's design rules); hand-set move order",
     specs: &concat_specs::<8, 8, 16>(
         [
             WeightSpec::new("own1", 4, 0, 100, "side to move, road of 1 stone"),

@@ -1,14 +1,14 @@
-//! The 6-tuple table and evaluation against seed 001's code, transcribed as printed, and
-//! against a from-scratch scan of the padded board as the seed's `evaluate()` does it.
+//! The 6-tuple table and evaluation against the Gomoku blog's code, transcribed as printed, and
+//! against a from-scratch scan of the padded board as the blog's `evaluate()` does it.
 
 use rand::{Rng, SeedableRng};
 
 use super::*;
 use crate::games::connect::notation::board_from_record_moves;
 
-/// The seed's `init_tuple6type()`, transcribed line by line (mover = white = 2), its
+/// The blog's `init_tuple6type()`, transcribed line by line (mover = white = 2), its
 /// right-border branch included as printed.
-fn printed_seed() -> [u8; CODES] {
+fn printed_blog_table() -> [u8; CODES] {
     let mut t = [0u8; CODES];
     let at = |p: [usize; 6]| p.iter().fold(0, |a, &v| a * 4 + v);
     let hand: [([usize; 6], u8); 31] = [
@@ -132,12 +132,12 @@ fn printed_seed() -> [u8; CODES] {
 
 #[test]
 fn the_table_as_printed_is_the_seeds() {
-    assert_eq!(seed_table(true).to_vec(), printed_seed().to_vec());
+    assert_eq!(blog_table(true).to_vec(), printed_blog_table().to_vec());
 }
 
 #[test]
-fn only_the_right_border_slip_differs_from_the_seed() {
-    let (fixed, printed) = (seed_table(false), seed_table(true));
+fn only_the_right_border_slip_differs_from_the_blog() {
+    let (fixed, printed) = (blog_table(false), blog_table(true));
     let mut differ = 0;
     for code in 0..CODES {
         if fixed[code] == printed[code] {
@@ -161,7 +161,7 @@ fn only_the_right_border_slip_differs_from_the_seed() {
 /// With the slip corrected the table treats both sides and both directions alike.
 #[test]
 fn the_corrected_table_is_symmetric() {
-    let t = seed_table(false);
+    let t = blog_table(false);
     let swap = |ty: u8| {
         if ty == OTHER {
             OTHER
@@ -187,7 +187,7 @@ fn the_corrected_table_is_symmetric() {
 
 #[test]
 fn hand_checked_windows() {
-    let t = seed_table(false);
+    let t = blog_table(false);
     let ty = |c: [u8; 6]| t[code(c)];
     assert_eq!(ty([0, 2, 2, 2, 2, 0]), FLEX4);
     assert_eq!(ty([1, 2, 2, 2, 2, 0]), BLOCK4);
@@ -210,11 +210,11 @@ fn defaults_are_the_seeds_final_table() {
     assert_eq!(GOMOKU_TUPLE6.len(), 16 + GOMOKU_MOVE_ORDER.len());
 }
 
-/// The seed's `evaluate()`: the board in a 17x17 array with a border of 3, the four scans
-/// of its loops, the table's types weighted and summed, for `mover` (the seed's white).
-#[allow(clippy::needless_range_loop)] // the seed's loops, as printed
+/// The blog's `evaluate()`: the board in a 17x17 array with a border of 3, the four scans
+/// of its loops, the table's types weighted and summed, for `mover` (the blog's white).
+#[allow(clippy::needless_range_loop)] // the blog's loops, as printed
 fn seed_f(board: &Board, mover: Colour, weights: &[i64; 17]) -> i64 {
-    let t = seed_table(false);
+    let t = blog_table(false);
     let n = 15;
     let mut a = [[3u8; 17]; 17];
     for (i, row) in a.iter_mut().enumerate().skip(1).take(n) {

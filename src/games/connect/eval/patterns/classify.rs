@@ -21,7 +21,7 @@ pub enum Shape {
 impl Shape {
     const ALL: [Shape; 4] = [Shape::Live, Shape::Indistinct, Shape::Sleep, Shape::Dead];
 
-    /// The letter of the seed's symbols (A, I, S, D).
+    /// The letter of the paper's symbols (A, I, S, D).
     pub fn letter(self) -> char {
         match self {
             Shape::Live => 'A',
@@ -110,7 +110,7 @@ fn threat_level(k: usize, p: usize) -> usize {
 }
 
 /// Whether n stones have an indistinct class: one below the threat level, and only when the
-/// threat level is below k-1 (p >= 2), as the seed defines I3 for Connect6 alone.
+/// threat level is below k-1 (p >= 2), as Li Guo 2007 defines I3 for Connect6 alone.
 fn has_indistinct(n: usize, t: usize, k: usize) -> bool {
     n + 1 == t && t + 1 < k
 }

@@ -1,20 +1,20 @@
 //! Pattern (棋型) evaluation: each side's stones are read line by line as the stone patterns of
-//! Li Guo 2007 §1.1 (seed 000), and the score is a weighted count of those patterns.
+//! Li Guo 2007 §1.1, and the score is a weighted count of those patterns.
 //!
 //! # The classes
 //!
-//! Seed 000 (Li Guo 2007, J. Southwest Univ. 29(11):138-142, §1.1 "六子棋的棋型") defines, for
+//! Li Guo 2007 (J. Southwest Univ. 29(11):138-142, §1.1 "六子棋的棋型") defines, for
 //! n stones of one colour on one line:
 //! - 活五 A5 (live five): "the opponent must use two stones to stop it" from becoming six;
 //!   眠五 S5 (sleep five): "one stone stops it"; 死五 D5 (dead five): it "can no longer become
 //!   six". A4/S4/D4, A3/S3/D3, A2/S2/D2 "are defined alike".
-//! - For the lower counts the seed's training slides spell "alike" out by what further stones
+//! - For the lower counts Connect6 training material spells "alike" out by what further stones
 //!   make: 活二 A2 "two more stones make a live four", 眠二 S2 "two more stones can only make a
 //!   sleep four"; so A3 is "one more stone makes a live four".
 //! - 朦胧三 I3 (indistinct three): "one more stone can only make a sleep four, but two more make a
 //!   live five".
 //!
-//! For freestyle Gomoku (seed 001) the same words give the usual classes: a live four has two
+//! For freestyle Gomoku the same words give the usual classes: a live four has two
 //! completion points, a sleep four one, a live three becomes a live four with one stone, and so
 //! on. The code is written for Connect(m,n,k,p,q); A/S/D exist for 2..=k-1 stones, and I exists
 //! only for the count one below the threat level when p >= 2 (I3 in Connect6, none in Gomoku).
@@ -45,7 +45,7 @@
 //!    windows' empty cells; it is 1 exactly when one cell lies in all of them. So:
 //!    **A_n** if no single empty cell is common to all threat windows (two or more stones needed),
 //!    **S_n** if one is.
-//! 7. **Below the threat level** (n < t) the class is read by looking ahead, as the seed does:
+//! 7. **Below the threat level** (n < t) the class is read by looking ahead, as those definitions do:
 //!    **A_n** if t-n more own stones can make an A_t; else **I_n** (only for n = t-1 and
 //!    t < k-1) if k-1-n more stones can make an A_{k-1} (I3: two more make a live five); else
 //!    **S_n** (the segment has a window, so the stones can still become k, only not as a live
@@ -54,15 +54,15 @@
 //!    missed. (A test checks all of this against the definitions applied by brute force, every
 //!    blocking cell and every set of added stones tried, on every line of 10 cells.)
 //!
-//! # Choices where the seed is silent or ambiguous
+//! # Choices where the definitions are silent or ambiguous
 //! - The minimum hitting set is taken over all threat windows of the pattern, not only over the
 //!   windows holding n stones. `XXXX_X` on an open line is therefore **A5**: one stone on the
-//!   gap leaves `__XXXX`, so the opponent needs two stones, which is the seed's definition of
+//!   gap leaves `__XXXX`, so the opponent needs two stones, which is the paper's definition of
 //!   live. With no space left of it (`OXXXX_X_`) it is S5.
 //! - A pattern needing three or more blocking stones (e.g. `__XXXX_XXXX__` read as one chain)
-//!   is still A: the seed has no class above "two stones".
+//!   is still A: the paper has no class above "two stones".
 //! - A two that cannot make a live four with two stones but could make a live five with three
-//!   (`X___X` in the open) is S2: the seed defines the indistinct class for three stones only.
+//!   (`X___X` in the open) is S2: the paper defines the indistinct class for three stones only.
 //! - Dead patterns have weights (so a GA can test whether they carry information) with default
 //!   0: a dead pattern can never win that line, and what it blocks is already in the
 //!   opponent's classes.

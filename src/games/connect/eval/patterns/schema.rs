@@ -63,19 +63,19 @@ pub static CONNECT6_PATTERNS: Schema = Schema {
 
 /// Freestyle Gomoku pattern weights.
 ///
-/// Defaults: seed 001's final table (live = FLEX, sleep = BLOCK) with its perspective
-/// translated. Seed 001 scores the position after its own move, so its *opponent* is the side
+/// Defaults: the Gomoku blog's final table (live = FLEX, sleep = BLOCK) with its perspective
+/// translated. The blog scores the position after its own move, so its *opponent* is the side
 /// to move, and its rule 1 ("the opponent's weight is 2-3x ours, because the opponent moves
 /// next") favours the side to move. Here the score is for the side to move, so `own_*` takes the
-/// seed's opponent magnitudes (flex4 100000, block4 100000, flex3 8000, block3 50, flex2 50,
-/// block2 3) and `opp_*` the seed's own (FLEX4 50000, BLOCK4 400, FLEX3 400, BLOCK3 20, FLEX2
-/// 20, BLOCK2 1). A four of the side to move wins at once, hence own S4 = own A4. Seed 001
+/// the blog's opponent magnitudes (flex4 100000, block4 100000, flex3 8000, block3 50, flex2 50,
+/// block2 3) and `opp_*` the blog's own (FLEX4 50000, BLOCK4 400, FLEX3 400, BLOCK3 20, FLEX2
+/// 20, BLOCK2 1). A four of the side to move wins at once, hence own S4 = own A4. The blog
 /// scores 6-cell windows where one pattern may be seen in one or two windows; here each
 /// pattern counts once. Its one-stone classes have no counterpart. Dead patterns default to 0.
 pub static GOMOKU_PATTERNS: Schema = Schema {
     game: "gomoku",
     eval: "patterns",
-    source: "seed 001 final table, side to move = seed's next mover; dead 0",
+    source: "Gomoku blog's final table, side to move = its next mover; dead 0",
     specs: &concat_specs::<18, 8, 26>(
         [
             live("own_a4", 100000, "side to move, live four (A4)"),

@@ -1,5 +1,5 @@
 //! Tests of the pattern evaluation: classes of shapes, the brute-force reading of the
-//! seed's definitions, and the evaluation's incremental agreement.
+//! paper's definitions, and the evaluation's incremental agreement.
 
 use super::classify::scan;
 use super::*;
@@ -174,7 +174,7 @@ fn gomoku_classes() {
     assert_eq!(single("______X_X_X______", C6), Some(P::I3));
 }
 
-// ---- An independent oracle: the seed's definitions applied literally -------------------
+// ---- An independent oracle: the paper's definitions applied literally ------------------
 
 /// Own stones and enemy cells of a line as booleans, for the oracle.
 #[derive(Clone)]
