@@ -2,7 +2,7 @@
 //! that games can run on any thread in any order and a run is reproducible. A game with an
 //! outside engine is as reproducible as that engine.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
 
@@ -197,10 +197,11 @@ pub fn play_game<G: Searchable>(
         }
         let (best, ms) = match &mut seats[side] {
             Seat::Inside(engine) => {
-                let start = Instant::now();
                 let result = engine.search(&mut pos, &limits);
                 resign.saw(mover, Some(result.score), settings.resign_score.unwrap_or(MATE_BOUND));
-                (Ok(result.best), start.elapsed().as_millis() as u64)
+                // The time by the search's own clock: the wall clock's, or the positions it
+                // counted (`clock_nps`), which its game clock is charged too.
+                (Ok(result.best), result.elapsed.as_millis() as u64)
             }
             Seat::Outside(session) => {
                 resign.saw(mover, None, 0);

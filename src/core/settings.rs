@@ -271,6 +271,16 @@ pub struct EngineSettings {
     // Left out of a written config at 1, so that earlier runs keep their hash.
     #[serde(default = "one_thread", skip_serializing_if = "is_one_thread")]
     pub search_threads: usize,
+    /// Count the time of a move (`time_ms`, and a game clock's share) in the positions each
+    /// search thread visits, at this many a second, instead of on the wall clock: the search
+    /// spends its time as it would on a core of its own at that speed, whatever the machine's
+    /// load, and on one thread a timed search is then deterministic. A stand-in for time on
+    /// free cores (2 threads at the same rate visit twice the positions of one in the same
+    /// time); 0: the wall clock. The PVS, alpha-beta and UCT searches (UCT counts playouts).
+    #[arg(long, default_value_t = 0, value_parser = budget_range(), help_heading = "Limits")]
+    // Left out of a written config at 0, so that earlier runs keep their hash.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub clock_nps: u64,
 }
 
 impl Default for EngineSettings {
@@ -293,6 +303,7 @@ impl Default for EngineSettings {
             refutation_nodes: default_refutation_nodes(),
             quiet_refutation_nodes: default_quiet_refutation_nodes(),
             search_threads: 1,
+            clock_nps: 0,
         }
     }
 }
@@ -312,7 +323,7 @@ pub struct SideOverrides {
 
 /// The engine options `--a-engine KEY=VALUE` may set: limits, search and evaluation have
 /// flags of their own.
-const OPTION_KEYS: [&str; 12] = [
+const OPTION_KEYS: [&str; 13] = [
     "tt_mib",
     "singles",
     "seconds",
@@ -325,6 +336,7 @@ const OPTION_KEYS: [&str; 12] = [
     "refutation_nodes",
     "quiet_refutation_nodes",
     "search_threads",
+    "clock_nps",
 ];
 
 /// The settings a weight table's `[engine]` holds: the search and every engine option but the
@@ -337,7 +349,7 @@ pub fn table_engine_keys() -> impl Iterator<Item = &'static str> {
 /// The engine settings that describe the machine a search runs on, not the engine a table
 /// was tuned with: its memory and its threads. A table does not carry them (the same table
 /// plays on a laptop and on a cluster node); each command's options give them.
-pub const MACHINE_KEYS: [&str; 2] = ["tt_mib", "search_threads"];
+pub const MACHINE_KEYS: [&str; 3] = ["tt_mib", "search_threads", "clock_nps"];
 
 /// The engine settings given on the command line (by their `[engine]` names), which a weight
 /// table's `[engine]` does not override. Set once by `main`; empty in tests of the library.
@@ -413,6 +425,7 @@ impl EngineOption {
             "refutation_nodes" => settings.refutation_nodes = number(self)?,
             "quiet_refutation_nodes" => settings.quiet_refutation_nodes = number(self)?,
             "search_threads" => settings.search_threads = number(self)?,
+            "clock_nps" => settings.clock_nps = number(self)?,
             "horizon_wins" => {
                 settings.horizon_wins =
                     self.value.parse().map_err(|_| format!("{} = {}: expected true or false", self.key, self.value))?
@@ -525,6 +538,7 @@ impl EngineSettings {
         in_range("vcdt_nodes", self.vcdt_nodes, 1, MAX_NODES)?;
         in_range("killers", self.killers, 0, MAX_KILLERS)?;
         in_range("search_threads", self.search_threads, 1, MAX_SEARCH_THREADS)?;
+        in_range("clock_nps", self.clock_nps, 0, MAX_NODES)?;
         if self.search_threads > 1 && self.search != SearchKind::Pvs {
             return Err(format!(
                 "[engine] search_threads = {}: only the pvs search runs on several threads (this one is {})",
@@ -579,6 +593,7 @@ impl EngineSettings {
             ("--horizon-wins", self.horizon_wins.to_string(), d.horizon_wins.to_string()),
             ("--uct-c", self.uct_c.to_string(), d.uct_c.to_string()),
             ("--search-threads", self.search_threads.to_string(), d.search_threads.to_string()),
+            ("--clock-nps", self.clock_nps.to_string(), d.clock_nps.to_string()),
         ];
         for (flag, v, default) in options {
             if !only_changed || v != default {
@@ -652,7 +667,8 @@ impl EngineSettings {
     /// several threads), with the evaluation resolved by the caller.
     pub fn describe(&self, eval: &str, limits: &Limits) -> String {
         let threads = if self.search_threads > 1 { format!(" {} threads", self.search_threads) } else { String::new() };
-        format!("{} {} {}{threads}", self.search.name(), eval, limits.describe())
+        let counted = if self.clock_nps > 0 { format!(" counted at {} nps", self.clock_nps) } else { String::new() };
+        format!("{} {} {}{counted}{threads}", self.search.name(), eval, limits.describe())
     }
 }
 
@@ -724,5 +740,25 @@ mod tests {
         assert!(EngineSettings::config_default().check_one_thread().is_ok());
         let written = toml::to_string(&EngineSettings::config_default()).unwrap();
         assert!(!written.contains("search_threads"), "a config at one thread keeps its hash: {written}");
+    }
+
+    /// `clock_nps` is an engine option of the machine (a table does not hold it), shown in
+    /// the engine's description and its flags, and left out of a written config at 0.
+    #[test]
+    fn clock_nps_is_an_option_of_the_machine() {
+        let option: EngineOption = "clock_nps=600000".parse().unwrap();
+        let mut e = EngineSettings { time_ms: Some(300), ..EngineSettings::config_default() };
+        option.apply(&mut e).unwrap();
+        assert_eq!(e.clock_nps, 600_000);
+        assert!(e.check().is_ok());
+        assert!(e.cli_args(true).windows(2).any(|w| w == ["--clock-nps", "600000"]));
+        assert!(e.describe("roads", &e.limits()).contains("counted at 600000 nps"));
+        let table: toml::Table = toml::from_str("clock_nps = 600000").unwrap();
+        let err = EngineSettings::config_default().with_table_engine(&table, &|_| false).unwrap_err();
+        assert!(err.contains("describes the machine"), "{err}");
+        assert!(!table_engine_keys().any(|k| k == "clock_nps"));
+        let written = toml::to_string(&EngineSettings::config_default()).unwrap();
+        assert!(!written.contains("clock_nps"), "a config on the wall clock keeps its hash: {written}");
+        assert!("clock_nps=x".parse::<EngineOption>().unwrap_err().contains("not a number"));
     }
 }

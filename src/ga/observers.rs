@@ -158,9 +158,10 @@ impl Observer for Terminal {
                 config.games_per_generation(config.hall_of_fame.opponents),
                 s.games
             );
-            if config.engine.time_ms.is_some() {
+            if config.engine.time_ms.is_some() && config.engine.clock_nps == 0 {
                 eprintln!(
-                    "note: [engine] time_ms makes games depend on the machine's load; this run is not reproducible"
+                    "note: [engine] time_ms makes games depend on the machine's load; this run is not reproducible \
+                     (clock_nps counts the time in positions instead)"
                 );
             }
             let ms = calibrate(s.lineup, s.suite, s.referee);

@@ -135,6 +135,8 @@ pub struct SearchResult<M> {
     pub depth: u32,
     /// Nodes visited (PVS / alpha-beta) or playouts (MCTS).
     pub nodes: u64,
+    /// The time the search took by its own clock: the wall clock, or the positions its main
+    /// thread visited when it counts time in positions (`clock_nps`).
     pub elapsed: Duration,
     pub pv: Vec<M>,
 }
@@ -170,21 +172,59 @@ pub struct Clock {
     /// Of `nodes`, the work [`Clock::charge`] counted that visited no position: it counts
     /// against the limits but is taken back out of the nodes a search reports.
     pub charged: u64,
+    /// Time counted in positions instead of read from the wall clock (`clock_nps`).
+    pub counted: Option<CountedTime>,
+}
+
+/// A clock whose time is the positions visited at a fixed rate: a thread that has visited n
+/// positions since `before` stands at `start + (before + n) / nps` seconds. The search then
+/// spends its time as it would on a core of its own at that speed, whatever the machine's
+/// load; on one thread it is deterministic.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CountedTime {
+    pub start: Instant,
+    /// Positions a second on each thread.
+    pub nps: u64,
+    /// Positions counted before this thread's clock started (a helper thread joins its
+    /// main thread's search at the main thread's time).
+    pub before: u64,
 }
 
 impl Clock {
     /// A clock without limits, at zero nodes.
     pub fn unlimited() -> Clock {
-        Clock { nodes: 0, node_limit: u64::MAX, deadline: None, stopped: false, stop: None, charged: 0 }
+        Clock { nodes: 0, node_limit: u64::MAX, deadline: None, stopped: false, stop: None, charged: 0, counted: None }
     }
 
-    /// Starts a search at `start` under `limits`: no nodes yet, not stopped.
-    pub fn start(&mut self, limits: &Limits, start: Instant) {
+    /// Starts a search at `start` under `limits`: no nodes yet, not stopped; its time read
+    /// from the wall clock, or with `clock_nps` > 0 counted in positions at that rate.
+    pub fn start(&mut self, limits: &Limits, start: Instant, clock_nps: u64) {
         self.nodes = 0;
         self.charged = 0;
         self.stopped = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.deadline = limits.time_ms.map(|t| start + Duration::from_millis(t));
+        self.counted = (clock_nps > 0).then_some(CountedTime { start, nps: clock_nps, before: 0 });
+    }
+
+    /// Starts a helper thread's part of the search whose main thread's clock is `main`: no
+    /// nodes yet, not stopped, the main thread's deadline, at most `node_limit` positions,
+    /// and a counted clock standing at the main thread's time.
+    pub fn follow(&mut self, main: &Clock, node_limit: u64) {
+        (self.nodes, self.charged, self.stopped) = (0, 0, false);
+        (self.node_limit, self.deadline) = (node_limit, main.deadline);
+        self.counted = main.counted.map(|c| CountedTime { before: c.before + main.nodes, ..c });
+    }
+
+    /// The time now: the wall clock's, or the positions visited at the counted rate.
+    pub fn now(&self) -> Instant {
+        match self.counted {
+            None => Instant::now(),
+            Some(c) => {
+                let positions = u128::from(c.before + self.nodes);
+                c.start + Duration::from_nanos((positions * 1_000_000_000 / u128::from(c.nps)) as u64)
+            }
+        }
     }
 
     /// Counts a node and checks the node and time limits; true when the search must stop.
@@ -195,7 +235,7 @@ impl Clock {
             self.stopped = true;
         } else if self.nodes & 1023 == 0 {
             if let Some(d) = self.deadline {
-                if Instant::now() >= d {
+                if self.now() >= d {
                     self.stopped = true;
                 }
             }
@@ -239,7 +279,7 @@ impl Clock {
     /// caused is lifted: the rest of the search may go on.
     pub fn widen(&mut self, outer: OuterLimits) {
         (self.node_limit, self.deadline) = (outer.node_limit, outer.deadline);
-        if self.nodes < self.node_limit && self.deadline.is_none_or(|d| Instant::now() < d) {
+        if self.nodes < self.node_limit && self.deadline.is_none_or(|d| self.now() < d) {
             self.stopped = false;
         }
     }

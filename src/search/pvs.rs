@@ -195,7 +195,8 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                 } else {
                     1.0
                 };
-                if start.elapsed().as_secs_f64() * 1000.0 >= soft as f64 * factor {
+                let elapsed = self.clock.now().saturating_duration_since(start);
+                if elapsed.as_secs_f64() * 1000.0 >= soft as f64 * factor {
                     break;
                 }
             }

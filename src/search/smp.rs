@@ -58,17 +58,16 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
             return Verdicts { verdicts, most_nodes: self.clock.nodes - before };
         }
         let mut helpers = std::mem::take(&mut self.helpers);
-        let (deadline, budget) = (self.clock.deadline, self.clock.node_limit.saturating_sub(self.clock.nodes));
+        let budget = self.clock.node_limit.saturating_sub(self.clock.nodes);
         self.stop_helpers.store(false, Relaxed);
+        let main_clock = &self.clock.clone();
         let shares = std::thread::scope(|scope| {
             let running: Vec<_> = helpers
                 .iter_mut()
                 .map(|helper| {
                     let mut board = board.clone();
                     scope.spawn(move || {
-                        let clock = &mut helper.clock;
-                        (clock.nodes, clock.charged, clock.node_limit, clock.deadline, clock.stopped) =
-                            (0, 0, budget, deadline, false);
+                        helper.clock.follow(main_clock, budget);
                         let share = helper.check_share(&mut board, moves, refuted, next, first_safe);
                         (share, helper.clock.nodes, helper.clock.charged)
                     })
@@ -143,19 +142,32 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         result: &mut SearchResult<Move<G>>,
     ) {
         let mut helpers = std::mem::take(&mut self.helpers);
-        let deadline = self.clock.deadline;
+        let budget = self.clock.node_limit.saturating_sub(self.clock.nodes);
         self.stop_helpers.store(false, Relaxed);
+        let main_clock = &self.clock.clone();
         let completed = std::thread::scope(|scope| {
             let running: Vec<_> = helpers
                 .iter_mut()
                 .enumerate()
                 .map(|(i, helper)| {
                     let (mut board, mut moves) = (board.clone(), root_moves.to_vec());
-                    scope.spawn(move || helper.help(&mut board, &mut moves, max_depth, i, deadline))
+                    scope.spawn(move || {
+                        helper.clock.follow(main_clock, budget);
+                        helper.help(&mut board, &mut moves, max_depth, i)
+                    })
                 })
                 .collect();
             self.deepen(board, root_moves, max_depth, limits, start, result);
-            self.stop_helpers.store(true, Relaxed);
+            // Stopped by limits counted in positions (a node limit, or a clock counted in
+            // positions), the main thread leaves each helper to reach the same limits on its
+            // own: on cores of their own the threads get there together, and on a loaded
+            // machine a helper that had less of a core still does its share. On the wall
+            // clock, or when the main search ended early (a mate, its depth, its soft
+            // target), the helpers stop now.
+            let counted_limits = self.clock.counted.is_some() || self.clock.deadline.is_none();
+            if !(self.clock.stopped && counted_limits) {
+                self.stop_helpers.store(true, Relaxed);
+            }
             running.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect::<Vec<_>>()
         });
         self.helpers = helpers;
@@ -172,7 +184,8 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     }
 
     /// A helper thread's part of a search: iterative deepening over the root moves until
-    /// `max_depth`, the deadline or the main thread's stop; returns its nodes and its deepest
+    /// `max_depth`, its clock's limits (the main thread's, see [`Clock::follow`](super::Clock::follow)) or the main
+    /// thread's stop; returns its nodes and its deepest
     /// completed iteration. Every other helper starts one depth deeper than the main thread,
     /// so that the threads do not all search the same tree at the same time.
     fn help(
@@ -181,11 +194,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         root_moves: &mut [Move<G>],
         max_depth: u32,
         index: usize,
-        deadline: Option<Instant>,
     ) -> (u64, Option<Completed<Move<G>>>) {
-        let clock = &mut self.clock;
-        (clock.nodes, clock.charged, clock.node_limit, clock.deadline, clock.stopped) =
-            (0, 0, u64::MAX, deadline, false);
         let first = if index.is_multiple_of(2) { 2 } else { 1 }.min(max_depth);
         let mut completed = None;
         for depth in first..=max_depth {
@@ -252,5 +261,30 @@ mod tests {
             assert!(many.3 > 0, "the helpers checked no move on {threads} threads");
         }
         assert_eq!(one.3, 0);
+    }
+
+    /// A timed search on a clock counted in positions: `(nodes, move, depth, elapsed)`.
+    fn counted_search(threads: usize) -> (u64, String, u32, std::time::Duration) {
+        let weights = crate::games::connect::eval::CONNECT6_ROADS.defaults();
+        let settings = EngineSettings { search_threads: threads, clock_nps: 250_000, ..EngineSettings::default() };
+        let mut engine = crate::search::Engine::<Connect6>::new(settings, &weights);
+        let mut board = board_from_record_moves(Rules::CONNECT6, &["j10", "k11k9", "h10i9"]).unwrap();
+        let result = engine.search(&mut board, &crate::core::limits::Limits::time_ms(40));
+        (result.nodes, move_to_record(Rules::CONNECT6, result.best.stones()), result.depth, result.elapsed)
+    }
+
+    /// On a clock counted in positions a timed search on one thread is deterministic and
+    /// stops at its time's worth of positions (40 ms at 250,000 a second: 10,000), whatever
+    /// the machine's load; on two threads each thread has its own time's worth, so the
+    /// search visits about twice the positions.
+    #[test]
+    fn a_clock_counted_in_positions_gives_each_thread_its_times_worth() {
+        let one = counted_search(1);
+        assert_eq!(counted_search(1), one, "deterministic on one thread");
+        assert!((8_000..=11_000).contains(&one.0), "{one:?}");
+        assert!(one.3 <= std::time::Duration::from_millis(44), "the time by its clock: {one:?}");
+        let two = counted_search(2);
+        assert!(two.0 as f64 > 1.6 * one.0 as f64 && (two.0 as f64) < 2.4 * one.0 as f64, "{two:?} vs {one:?}");
+        assert!(two.3 <= std::time::Duration::from_millis(44), "the main thread's time: {two:?}");
     }
 }

@@ -165,7 +165,7 @@ impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
 
     fn search(&mut self, pos: &mut G::Position, limits: &Limits) -> SearchResult<MoveOf<G>> {
         let start = Instant::now();
-        self.clock.start(limits, start);
+        self.clock.start(limits, start, self.settings.clock_nps);
         self.searches += 1;
         self.helper_nodes = 0;
         let mut result = match self.settings.search {
@@ -174,7 +174,8 @@ impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
             }
             SearchKind::Mcts => self.uct(pos, limits),
         };
-        result.elapsed = start.elapsed();
+        // The time by the search's clock: counted in positions, the main thread's.
+        result.elapsed = self.clock.now().saturating_duration_since(start);
         result.nodes = self.clock.nodes + self.helper_nodes;
         result
     }

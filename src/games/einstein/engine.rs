@@ -49,7 +49,7 @@ impl Searcher<Einstein> for ChanceSearch {
     /// since, so a search limited by nodes or depth is a pure function of its inputs.
     fn search(&mut self, pos: &mut Board, limits: &Limits) -> SearchResult<Move> {
         let start = Instant::now();
-        self.clock.start(limits, start);
+        self.clock.start(limits, start, 0);
         self.searches += 1;
         let seed = stream_seed(self.rng_seed, self.searches);
         let mut result =
