@@ -1,4 +1,5 @@
-//! Which game a free thread takes next: the hand-out policies of list scheduling.
+//! Which game a free thread takes next: the hand-out policies of list scheduling; and which
+//! shard of a cluster run plays it ([`deal_by_class`]).
 //!
 //! They are pure (no threads, no clocks), so that the executor
 //! ([`crate::workers`]) plays a batch by them and the scaling model
@@ -140,6 +141,29 @@ impl HandOut for LongestClassFirst {
     }
 }
 
+/// The shard (0-based) of each game when a batch is split into `shards` shards that each
+/// play their games on their own (the shards of a cluster run): the games of each class in
+/// turn, class by class (classes in the order of their first game), dealt to the shards like
+/// cards, so that every shard gets as many games of every class as any other, give or take
+/// one. Dealing the batch in index order instead (game k to shard k mod `shards`) gives a
+/// shard only the classes k mod `shards` meets when the classes come round in a fixed cycle,
+/// as a GA generation's do: some shards then get the long classes only. Pure: a function of
+/// the classes, never of any game's time.
+pub fn deal_by_class(classes: &[usize], shards: usize) -> Vec<usize> {
+    let mut first_seen = std::collections::HashMap::new();
+    for &c in classes {
+        let n = first_seen.len();
+        first_seen.entry(c).or_insert(n);
+    }
+    let mut order: Vec<usize> = (0..classes.len()).collect();
+    order.sort_by_key(|&game| (first_seen[&classes[game]], game));
+    let mut shard_of = vec![0; classes.len()];
+    for (dealt, game) in order.into_iter().enumerate() {
+        shard_of[game] = dealt % shards.max(1);
+    }
+    shard_of
+}
+
 /// When the last of `durations` (by game index) ends on `threads` threads, each free thread
 /// (the lowest-numbered of equals) taking the game `hand_out` gives next; a game's time is
 /// reported to `hand_out` when it ends, before any game handed out after that instant.
@@ -194,6 +218,18 @@ mod tests {
         // Nothing finished: classes in the order they were seen, in turn.
         assert_eq!(all(LongestClassFirst::new(&[1, 1, 1, 2, 2])), [0, 3, 1, 4, 2]);
         assert_eq!(all(LongestClassFirst::new(&[])), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn dealing_by_class_gives_every_shard_its_share_of_every_class() {
+        // Two classes in turn: in index order shard 0 would get every game of class 7.
+        let classes = [7, 3, 7, 3, 7, 3, 7, 3];
+        assert_eq!(deal_by_class(&classes, 2), [0, 0, 1, 1, 0, 0, 1, 1]);
+        // One class: index order, as before.
+        assert_eq!(deal_by_class(&[1; 5], 2), [0, 1, 0, 1, 0]);
+        // More shards than games, and none.
+        assert_eq!(deal_by_class(&[0, 1], 4), [0, 1]);
+        assert!(deal_by_class(&[], 3).is_empty());
     }
 
     #[test]

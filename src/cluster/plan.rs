@@ -5,10 +5,12 @@
 //! The plan holds everything a game needs (the run's config for the engine settings, every
 //! player's genes, the openings, each game's seed), so that a shard reads nothing else: not
 //! the checkpoint, the anchors' weight files or the opening generator. It is a pure function
-//! of the run's state, so planning twice writes the same file. Shard I of N plays the games
-//! k with k mod N = I - 1 (interleaved, so that each shard gets a share of every kind of
-//! game) and writes their records, in schedule order, atomically: a shard's file is there
-//! whole or not at all, and playing a shard whose file is already there does nothing.
+//! of the run's state, so planning twice writes the same file. The games are dealt to the N
+//! shards class by class ([`deal_by_class`]: games alike in length, one opening with the
+//! common player on one side), so that each shard gets its share of every class and no shard
+//! gets only the long ones; a shard writes its games' records, in schedule order,
+//! atomically: a shard's file is there whole or not at all, and playing a shard whose file
+//! is already there does nothing. Which shard plays a game never changes its record.
 //!
 //! Both kinds of file carry their checksum inside the JSON
 //! ([`crate::fsutil::with_checksum`]), and a shard names the hash of the plan it played, so that a shard of another plan is never mixed in.
@@ -24,13 +26,14 @@ use crate::arena::game::{play_games, GameJob, Referee};
 use crate::arena::openings::OpeningSuite;
 use crate::arena::player::Player;
 use crate::arena::records::GameRecord;
+use crate::dispatch::deal_by_class;
 use crate::fsutil::{fnv1a64, verify_checksum, with_checksum, write_atomic};
 use crate::ga::config::EvolveConfig;
 use crate::ga::schedule::{Schedule, ScheduledGame};
 use crate::report::progress::Progress;
 use crate::tuner::lineup::Lineup;
 
-const PLAN_FORMAT: &str = "evotune-plan-2";
+const PLAN_FORMAT: &str = "evotune-plan-3";
 const SHARD_FORMAT: &str = "evotune-shard-1";
 
 /// The file of a plan inside its generation's work folder.
@@ -86,6 +89,8 @@ pub struct Plan {
     pub openings: BTreeMap<usize, Vec<String>>,
     /// Every game of the generation, in schedule order.
     pub games: Vec<ScheduledGame>,
+    /// Each game's class (games alike in length share one), which deals them to the shards.
+    pub classes: Vec<usize>,
 }
 
 impl Plan {
@@ -106,6 +111,7 @@ impl Plan {
                 .collect(),
             openings,
             games: schedule.games.clone(),
+            classes: schedule.classes(),
         }
     }
 
@@ -133,6 +139,9 @@ impl Plan {
         if plan.shards == 0 || plan.shards > MAX_SHARDS {
             bail!("{name}: {} shards; between 1 and {MAX_SHARDS}", plan.shards);
         }
+        if plan.classes.len() != plan.games.len() {
+            bail!("{name}: {} classes for {} games", plan.classes.len(), plan.games.len());
+        }
         Ok(plan)
     }
 
@@ -146,9 +155,15 @@ impl Plan {
         Plan { shards: other.shards, ..self.clone() } == *other
     }
 
-    /// The schedule indices of shard `shard`'s games (1-based shard, interleaved).
+    /// The schedule indices of shard `shard`'s games (1-based shard), in schedule order.
     pub fn games_of(&self, shard: usize) -> impl Iterator<Item = usize> {
-        (shard - 1..self.games.len()).step_by(self.shards)
+        let shard_of = self.shard_of();
+        (0..self.games.len()).filter(move |&k| shard_of[k] + 1 == shard)
+    }
+
+    /// Each game's shard (0-based).
+    fn shard_of(&self) -> Vec<usize> {
+        deal_by_class(&self.classes, self.shards)
     }
 
     /// The path of shard `shard`'s file in `dir`.
@@ -365,10 +380,10 @@ pub fn gather(plan: &Plan, dir: &Path) -> Result<Vec<GameRecord>> {
             shards.join(",")
         );
     }
-    // Shard I holds games I-1, I-1+N, ...: deal them back into schedule order.
+    // Each shard holds its games in schedule order: deal them back.
     let mut records = Vec::with_capacity(plan.games.len());
-    for k in 0..plan.games.len() {
-        let next = by_shard[k % plan.shards].next();
+    for shard in plan.shard_of() {
+        let next = by_shard[shard].next();
         records.push(next.context("a shard ran out of records")?);
     }
     Ok(records)
@@ -406,6 +421,13 @@ mod tests {
                 let plan = Plan::new(&config, &schedule, &suite, shards);
                 let path = plan.save(dir.path()).unwrap();
                 let plan = Plan::load(&path).unwrap();
+                // Every shard gets its share of every class, give or take one game.
+                for class in plan.classes.iter().collect::<std::collections::BTreeSet<_>>() {
+                    let counts: Vec<usize> =
+                        (1..=shards).map(|s| plan.games_of(s).filter(|&k| plan.classes[k] == *class).count()).collect();
+                    let spread = counts.iter().max().unwrap() - counts.iter().min().unwrap();
+                    assert!(spread <= 1, "{shards} shards, class {class}: {counts:?}");
+                }
                 assert_eq!(missing_shards(&plan, dir.path()).unwrap(), (1..=shards).collect::<Vec<_>>());
                 for shard in (1..=shards).rev() {
                     let played = play_shard(&plan, dir.path(), shard, &referee, &lineup, &hidden()).unwrap();

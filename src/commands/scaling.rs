@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 
-use crate::report::scaling::{generations, predict, predict_at, GameClock, Generation, Measured, Order, Prediction};
+use crate::report::scaling::{
+    generations, predict, predict_at, predict_cluster, Cluster, GameClock, Generation, Measured, Order, Prediction,
+};
 use crate::report::trace;
 
 #[derive(Args, Debug)]
@@ -32,11 +34,26 @@ pub struct ScalingArgs {
     /// second beside this run's prediction for its threads. Repeatable.
     #[arg(long, value_name = "RUN")]
     pub against: Vec<PathBuf>,
+    /// Also predict a cluster run (`--executor slurm|parallel`) with each generation split
+    /// into this many shards, comma-separated: the games dealt to the shards class by class
+    /// as the plan deals them, each shard playing its games in order on --shard-threads
+    /// threads, the shards started in turn on --nodes machines.
+    #[arg(long, value_delimiter = ',')]
+    pub shards: Vec<usize>,
+    /// With --shards: the machines running shards at once (default: one a shard).
+    #[arg(long)]
+    pub nodes: Option<usize>,
+    /// With --shards: each shard's threads (the cluster run's --threads).
+    #[arg(long, default_value_t = 1)]
+    pub shard_threads: usize,
 }
 
 pub fn run(args: &ScalingArgs) -> Result<()> {
     if args.threads.contains(&0) {
         bail!("--threads: every count must be at least 1");
+    }
+    if args.shards.contains(&0) || args.nodes == Some(0) || args.shard_threads == 0 {
+        bail!("--shards, --nodes and --shard-threads must be at least 1");
     }
     let path = trace::find(&args.run)?;
     let gens = generations(&trace::read(&path)?);
@@ -57,6 +74,25 @@ pub fn run(args: &ScalingArgs) -> Result<()> {
     for &n in &args.threads {
         let p = predict(&gens, n, args.time, args.order);
         println!("{}", row(&p, &one));
+    }
+    if !args.shards.is_empty() {
+        println!();
+        println!(
+            "predicted as a cluster run ({} game times; {} threads a shard, on {}):",
+            clock_name(args.time),
+            args.shard_threads,
+            args.nodes.map_or("a machine a shard".to_string(), |n| format!("{n} machines"))
+        );
+        println!(
+            "{:>8} {:>8} {:>10} {:>9} {:>11} {:>13} {:>11}",
+            "shards", "cores", "games/s", "speed-up", "efficiency", "barrier tail", "sequential"
+        );
+        for &shards in &args.shards {
+            let cluster = Cluster { shards, threads: args.shard_threads, nodes: args.nodes.unwrap_or(shards) };
+            let p = predict_cluster(&gens, cluster, args.time);
+            // `row` starts with the prediction's threads: the cluster's cores.
+            println!("{shards:>8} {}", row(&p, &one));
+        }
     }
     for other in &args.against {
         let path = trace::find(other)?;
@@ -111,7 +147,7 @@ fn describe(name: &str, gens: &[Generation], clock: GameClock) -> String {
         .collect();
     let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
     let longest = times.iter().copied().fold(0.0, f64::max);
-    let sequential = gens.iter().map(|g| g.sequential_s).sum::<f64>() / gens.len() as f64;
+    let sequential = gens.iter().map(|g| g.sequential(clock)).sum::<f64>() / gens.len() as f64;
     let per_gen = m.games as f64 / gens.len() as f64;
     format!(
         "{name}: {} generations, {} games ({per_gen:.0} a generation), played on {} threads\n  \

@@ -10,13 +10,14 @@
 //!
 //! A game's time is its CPU time by default: what the game costs on a core of its own,
 //! whatever else the machine was doing when it was recorded (its wall time on a loaded machine
-//! includes waiting for a core). The model leaves out what more threads cost the games
+//! includes waiting for a core); so is a sequential phase's, but for the waits for work on
+//! other threads (`commit-wait`, `results-wait`), which take their wall time. The model leaves out what more threads cost the games
 //! themselves (memory bandwidth, caches): validate it against measured runs
 //! (`evotune scaling RUN --against OTHER_RUN`).
 
 use std::collections::BTreeMap;
 
-use crate::dispatch::{makespan, InOrder, LongestClassFirst};
+use crate::dispatch::{deal_by_class, makespan, InOrder, LongestClassFirst};
 use crate::report::trace::{TraceRow, BACKGROUND_COMMIT, BACKGROUND_RESULTS, GAMES, WORKER};
 
 /// Which of a game's recorded times the model replays.
@@ -54,6 +55,10 @@ pub struct Generation {
     pub games_wall_s: f64,
     /// Wall seconds of its sequential phases (every phase but the games).
     pub sequential_s: f64,
+    /// What its sequential phases cost on a core of their own: their CPU time, and the
+    /// waits for work on other threads (the checkpoint, the derived files: `*-wait`) at their
+    /// wall time.
+    pub sequential_cpu_s: f64,
     /// Each thread's (wall, cpu) seconds from its first game to its last.
     pub workers: Vec<(f64, f64)>,
 }
@@ -79,6 +84,14 @@ impl GameTimes {
 }
 
 impl Generation {
+    /// Its sequential phases' seconds by `clock`.
+    pub fn sequential(&self, clock: GameClock) -> f64 {
+        match clock {
+            GameClock::Cpu => self.sequential_cpu_s,
+            GameClock::Wall => self.sequential_s,
+        }
+    }
+
     /// Its measured wall seconds: games and sequential phases.
     pub fn wall_s(&self) -> f64 {
         self.games_wall_s + self.sequential_s
@@ -122,6 +135,11 @@ pub fn generations(rows: &[TraceRow]) -> Vec<Generation> {
             games.sort_by_key(|&(rank, _)| rank);
             let games_wall_s = rows.iter().filter(|r| r.kind == GAMES).map(|r| r.wall_s).sum();
             let sequential_s = rows.iter().filter(|r| is_sequential(r)).map(|r| r.wall_s).sum();
+            let sequential_cpu_s = rows
+                .iter()
+                .filter(|r| is_sequential(r))
+                .map(|r| if r.kind.ends_with("-wait") { r.wall_s } else { r.cpu_s })
+                .sum();
             let workers = rows.iter().filter(|r| r.kind == WORKER).map(|r| (r.wall_s, r.cpu_s)).collect();
             Some(Generation {
                 generation,
@@ -129,6 +147,7 @@ pub fn generations(rows: &[TraceRow]) -> Vec<Generation> {
                 games: games.into_iter().map(|(_, t)| t).collect(),
                 games_wall_s,
                 sequential_s,
+                sequential_cpu_s,
                 workers,
             })
         })
@@ -182,8 +201,8 @@ pub fn predict(gens: &[Generation], threads: usize, clock: GameClock, order: Ord
     predict_at(gens, threads, clock, order, 1.0)
 }
 
-/// [`predict`] on a machine where each thread gets `share` of a core (the games take
-/// 1/share as long; the sequential phases, mostly waiting for the disk, as recorded).
+/// [`predict`] on a machine where each thread gets `share` of a core (the games and the
+/// sequential phases take 1/share as long).
 pub fn predict_at(gens: &[Generation], threads: usize, clock: GameClock, order: Order, share: f64) -> Prediction {
     let mut p = Prediction { threads, games: 0, wall_s: 0.0, one_thread_s: 0.0, tail_s: 0.0, sequential_s: 0.0 };
     for g in gens {
@@ -203,11 +222,58 @@ pub fn predict_at(gens: &[Generation], threads: usize, clock: GameClock, order: 
             makespan(&times, threads, &mut InOrder::in_turn(times.len()))
         };
         let work: f64 = times.iter().sum();
+        let sequential = g.sequential(clock) / share.max(1e-6);
         p.games += times.len();
-        p.wall_s += span + g.sequential_s;
-        p.one_thread_s += work + g.sequential_s;
+        p.wall_s += span + sequential;
+        p.one_thread_s += work + sequential;
         p.tail_s += threads as f64 * span - work;
-        p.sequential_s += g.sequential_s;
+        p.sequential_s += sequential;
+    }
+    p
+}
+
+/// A cluster run's layout (`--executor slurm|parallel`): each generation's games split into
+/// `shards` shards as the plan deals them ([`deal_by_class`]), each shard
+/// playing its games in schedule order on `threads` threads, the shards started in order on
+/// `nodes` machines, each taking the next shard when its last one ends (a job array with at
+/// most `nodes` tasks running).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    pub shards: usize,
+    pub threads: usize,
+    pub nodes: usize,
+}
+
+/// The recorded generations replayed as a cluster run laid out as `cluster`: a
+/// [`Prediction`] for its `nodes` x `threads` cores, whose barrier tail is every core idle
+/// before the generation's last shard ends (inside a shard waiting for its last game, or a
+/// machine with no shard left). The sequential phases are the recorded run's (a cluster run
+/// also writes the plan and gathers the shards; a shard's start is not counted).
+pub fn predict_cluster(gens: &[Generation], cluster: Cluster, clock: GameClock) -> Prediction {
+    let Cluster { shards, threads, nodes } = cluster;
+    let (shards, threads, nodes) = (shards.max(1), threads.max(1), nodes.max(1));
+    let cores = nodes * threads;
+    let mut p = Prediction { threads: cores, games: 0, wall_s: 0.0, one_thread_s: 0.0, tail_s: 0.0, sequential_s: 0.0 };
+    for g in gens {
+        let mut games: Vec<&GameTimes> = g.games.iter().collect();
+        games.sort_by_key(|t| t.game);
+        let times: Vec<f64> = games.iter().map(|t| t.time(clock)).collect();
+        let classes: Vec<usize> = games.iter().map(|t| t.class.unwrap_or(0)).collect();
+        let shard_of = deal_by_class(&classes, shards);
+        let shard_times: Vec<f64> = (0..shards)
+            .map(|s| {
+                let mine: Vec<f64> = times.iter().zip(&shard_of).filter(|&(_, &of)| of == s).map(|(&t, _)| t).collect();
+                makespan(&mine, threads, &mut InOrder::in_turn(mine.len()))
+            })
+            .collect();
+        let span = makespan(&shard_times, nodes, &mut InOrder::in_turn(shards));
+        let work: f64 = times.iter().sum();
+        let sequential = g.sequential(clock);
+        p.games += times.len();
+        p.wall_s += span + sequential;
+        p.one_thread_s += work + sequential;
+        p.tail_s += cores as f64 * span - work;
+        p.sequential_s += sequential;
     }
     p
 }
@@ -282,6 +348,7 @@ mod tests {
                 .collect(),
             games_wall_s: times.iter().sum(),
             sequential_s,
+            sequential_cpu_s: sequential_s,
             workers: vec![(times.iter().sum(), times.iter().sum())],
         }
     }
@@ -298,6 +365,25 @@ mod tests {
         let mut old = gens.clone();
         old[0].games.iter_mut().for_each(|t| t.class = None);
         assert_eq!(predict(&old, 2, GameClock::Cpu, Order::ByClass).wall_s, 10.0);
+    }
+
+    #[test]
+    fn a_cluster_run_replays_interleaved_shards_on_its_machines() {
+        // Games 0..8 of 4, 1, 1, ... seconds, one class: shard s plays games s, s + shards, ...
+        let gens = [gen(&[4.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0], 0.0)];
+        let cluster =
+            |shards, threads, nodes| predict_cluster(&gens, Cluster { shards, threads, nodes }, GameClock::Cpu);
+        // Two shards of one thread on two machines: 4+1+1+1 and 4 seconds.
+        let two = cluster(2, 1, 2);
+        assert_eq!((two.wall_s, two.threads, two.tail_s), (7.0, 2, 3.0));
+        // Four shards (5, 2, 2, 2 s) on two machines: the second machine plays three in turn.
+        assert_eq!(cluster(4, 1, 2).wall_s, 6.0);
+        // A shard on two threads waits for its long game: 4 s, the other shard 2 s.
+        let threaded = cluster(2, 2, 2);
+        assert_eq!((threaded.wall_s, threaded.threads), (4.0, 4));
+        assert!((threaded.efficiency() - 11.0 / 16.0).abs() < 1e-12);
+        // One shard on one thread is the one-thread run.
+        assert_eq!(cluster(1, 1, 1).wall_s, predict(&gens, 1, GameClock::Cpu, Order::Recorded).wall_s);
     }
 
     #[test]
@@ -331,7 +417,7 @@ mod tests {
             cpu: Duration::from_millis(ms / 2),
         };
         let rows = vec![
-            TraceRow::phase(1, 2, "schedule", 0.0, 0.25, 0.25),
+            TraceRow::phase(1, 2, "schedule", 0.0, 0.25, 0.125),
             TraceRow::phase(1, 2, GAMES, 0.25, 2.0, 1.0),
             TraceRow::game(1, 2, 0.25, &t(1, 1, 3000), 0),
             TraceRow::game(1, 2, 0.25, &t(0, 0, 1000), 0),
@@ -366,6 +452,8 @@ mod tests {
         let g = &gens[0];
         assert_eq!(g.games.iter().map(|t| t.wall_s).collect::<Vec<_>>(), vec![1.0, 3.0]);
         assert_eq!((g.games_wall_s, g.sequential_s, g.threads), (2.0, 0.75, 2));
+        // On a core of their own: the schedule's CPU time, the wait for the commit as it was.
+        assert_eq!(g.sequential(GameClock::Cpu), 0.625);
         assert_eq!(g.busy(), 1.0);
         let m = Measured::of(&gens);
         assert_eq!((m.games, m.wall_s, m.cpu_share), (2, 2.75, 0.5));
