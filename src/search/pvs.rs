@@ -22,6 +22,10 @@ const MAIN_SEARCH_SHARE: f64 = 0.85;
 /// The share of a move's time the check for quiet moves that win by threats may use before
 /// the main search (a few dozen milliseconds in most positions).
 const QUIET_CHECK_SHARE: f64 = 0.3;
+/// The share of a move's time by which the refutation check must end (a few milliseconds in
+/// most positions). With the whole move it could, on a short or loaded clock, leave no time
+/// for the main search, which then played the generator's first move unsearched.
+const REFUTATION_CHECK_SHARE: f64 = 0.3;
 /// The positions the whole check for quiet moves may visit, in units of its budget per
 /// threat-space search: without a clock (fixed depth or nodes) nothing else bounds it, and
 /// in sharp positions it visits hundreds of thousands. 24 searches of 3,000 positions take
@@ -106,7 +110,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         // the quiet check's move generation counts in it.
         let mut fixed_depth_left = fixed_depth_check_budget(limits);
         if self.settings.vcdt_depth > 0 && self.settings.refutation_nodes > 0 && root_moves.len() > 1 {
-            let outer = self.clock.narrow(start, 1.0, fixed_depth_left.unwrap_or(u64::MAX));
+            let outer = self.clock.narrow(start, REFUTATION_CHECK_SHARE, fixed_depth_left.unwrap_or(u64::MAX));
             let used = self.set_aside_refuted(board, &mut root_moves);
             self.clock.widen(outer);
             if self.clock.stopped {
