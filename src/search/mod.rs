@@ -1,7 +1,7 @@
 //! Game-tree search, generic over the game. A game says how it is searched by its
 //! [`Searchable::Searcher`]: the generic [`TreeSearch`] (PVS with a transposition table and
-//! the history heuristic, the engine of Wang et al. 2021; plain alpha-beta; UCT) for games that offer its
-//! hooks, or a search of its own (EinStein's chance-aware searches).
+//! the history heuristic, the engine of Wang et al. 2021; plain alpha-beta; UCT) for games
+//! that offer its hooks, or a search of its own (EinStein's chance-aware searches).
 //!
 //! The tree searches ask a game only for the capabilities they use: [`TreeGame`] (the move
 //! generator and the rules' verdict at a node, for PVS and alpha-beta), [`Playouts`] (UCT)
