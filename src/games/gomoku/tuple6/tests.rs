@@ -1,137 +1,28 @@
-//! The 6-tuple table and evaluation against the Gomoku blog's code, transcribed as printed, and
-//! against a from-scratch scan of the padded board as the blog's `evaluate()` does it.
+//! The 6-tuple table against the Gomoku blog's table (its 4096 types written down as data in
+//! blog_table.txt), and the incremental evaluation against a from-scratch scan of the framed
+//! board, the blog's evaluation as it describes it.
 
 use rand::{Rng, SeedableRng};
 
 use super::*;
 use crate::games::connect::notation::board_from_record_moves;
 
-/// The blog's `init_tuple6type()`, transcribed line by line (mover = white = 2), its
-/// right-border branch included as printed.
+/// The blog's table as its program builds it (blog_table.txt: the type of each of the 4096
+/// windows, written down as data; see the file's header).
 fn printed_blog_table() -> [u8; CODES] {
-    let mut t = [0u8; CODES];
-    let at = |p: [usize; 6]| p.iter().fold(0, |a, &v| a * 4 + v);
-    let hand: [([usize; 6], u8); 31] = [
-        ([2, 2, 2, 2, 2, 2], WIN),
-        ([2, 2, 2, 2, 2, 0], WIN),
-        ([0, 2, 2, 2, 2, 2], WIN),
-        ([2, 2, 2, 2, 2, 1], WIN),
-        ([1, 2, 2, 2, 2, 2], WIN),
-        ([3, 2, 2, 2, 2, 2], WIN),
-        ([2, 2, 2, 2, 2, 3], WIN),
-        ([1, 1, 1, 1, 1, 1], LOSE),
-        ([1, 1, 1, 1, 1, 0], LOSE),
-        ([0, 1, 1, 1, 1, 1], LOSE),
-        ([1, 1, 1, 1, 1, 2], LOSE),
-        ([2, 1, 1, 1, 1, 1], LOSE),
-        ([3, 1, 1, 1, 1, 1], LOSE),
-        ([1, 1, 1, 1, 1, 3], LOSE),
-        ([0, 2, 2, 2, 2, 0], FLEX4),
-        ([0, 1, 1, 1, 1, 0], FLEX4_OPP),
-        ([0, 2, 2, 2, 0, 0], FLEX3),
-        ([0, 0, 2, 2, 2, 0], FLEX3),
-        ([0, 2, 0, 2, 2, 0], FLEX3),
-        ([0, 2, 2, 0, 2, 0], FLEX3),
-        ([0, 1, 1, 1, 0, 0], FLEX3_OPP),
-        ([0, 0, 1, 1, 1, 0], FLEX3_OPP),
-        ([0, 1, 0, 1, 1, 0], FLEX3_OPP),
-        ([0, 1, 1, 0, 1, 0], FLEX3_OPP),
-        ([0, 2, 2, 0, 0, 0], FLEX2),
-        ([0, 2, 0, 2, 0, 0], FLEX2),
-        ([0, 2, 0, 0, 2, 0], FLEX2),
-        ([0, 0, 2, 2, 0, 0], FLEX2),
-        ([0, 0, 2, 0, 2, 0], FLEX2),
-        ([0, 0, 0, 2, 2, 0], FLEX2),
-        ([0, 1, 1, 0, 0, 0], FLEX2_OPP),
-    ];
-    for (p, ty) in hand {
-        t[at(p)] = ty;
-    }
-    for (p, ty) in [
-        ([0, 1, 0, 1, 0, 0], FLEX2_OPP),
-        ([0, 1, 0, 0, 1, 0], FLEX2_OPP),
-        ([0, 0, 1, 1, 0, 0], FLEX2_OPP),
-        ([0, 0, 1, 0, 1, 0], FLEX2_OPP),
-        ([0, 0, 0, 1, 1, 0], FLEX2_OPP),
-        ([0, 2, 0, 0, 0, 0], FLEX1),
-        ([0, 0, 2, 0, 0, 0], FLEX1),
-        ([0, 0, 0, 2, 0, 0], FLEX1),
-        ([0, 0, 0, 0, 2, 0], FLEX1),
-        ([0, 1, 0, 0, 0, 0], FLEX1_OPP),
-        ([0, 0, 1, 0, 0, 0], FLEX1_OPP),
-        ([0, 0, 0, 1, 0, 0], FLEX1_OPP),
-        ([0, 0, 0, 0, 1, 0], FLEX1_OPP),
-    ] {
-        t[at(p)] = ty;
-    }
-    for p1 in 0..4 {
-        for p2 in 0..3 {
-            for p3 in 0..3 {
-                for p4 in 0..3 {
-                    for p5 in 0..3 {
-                        for p6 in 0..4 {
-                            let (mut x, mut y, mut ix, mut iy) = (0, 0, 0, 0);
-                            if p1 == 1 {
-                                x += 1;
-                            } else if p1 == 2 {
-                                y += 1;
-                            }
-                            for p in [p2, p3, p4, p5] {
-                                if p == 1 {
-                                    x += 1;
-                                    ix += 1;
-                                } else if p == 2 {
-                                    y += 1;
-                                    iy += 1;
-                                }
-                            }
-                            if p6 == 1 {
-                                ix += 1;
-                            } else if p6 == 2 {
-                                iy += 1;
-                            }
-                            let i = at([p1, p2, p3, p4, p5, p6]);
-                            let mut set = |cond: bool, ty: u8| {
-                                if cond && t[i] == 0 {
-                                    t[i] = ty;
-                                }
-                            };
-                            if p1 == 3 || p6 == 3 {
-                                if p1 == 3 && p6 != 3 {
-                                    set(ix == 0 && iy == 4, BLOCK4);
-                                    set(ix == 4 && iy == 0, BLOCK4_OPP);
-                                    set(ix == 0 && iy == 3, BLOCK3);
-                                    set(ix == 3 && iy == 0, BLOCK3_OPP);
-                                    set(ix == 0 && iy == 2, BLOCK2);
-                                    set(ix == 2 && iy == 0, BLOCK2_OPP);
-                                } else if p6 == 3 && p1 != 3 {
-                                    set(x == 0 && y == 4, BLOCK4);
-                                    set(x == 4 && y == 0, BLOCK4_OPP);
-                                    // As printed: black's three and two under white's names.
-                                    set(x == 3 && y == 0, BLOCK3);
-                                    set(x == 0 && y == 3, BLOCK3_OPP);
-                                    set(x == 2 && y == 0, BLOCK2);
-                                    set(x == 0 && y == 2, BLOCK2_OPP);
-                                }
-                            } else {
-                                set((x == 0 && y == 4) || (ix == 0 && iy == 4), BLOCK4);
-                                set((x == 4 && y == 0) || (ix == 4 && iy == 0), BLOCK4_OPP);
-                                set((x == 0 && y == 3) || (ix == 0 && iy == 3), BLOCK3);
-                                set((x == 3 && y == 0) || (ix == 3 && iy == 0), BLOCK3_OPP);
-                                set((x == 0 && y == 2) || (ix == 0 && iy == 2), BLOCK2);
-                                set((x == 2 && y == 0) || (ix == 2 && iy == 0), BLOCK2_OPP);
-                            }
-                        }
-                    }
-                }
-            }
-        }
+    let mut t = [OTHER; CODES];
+    let letters: Vec<u8> =
+        include_str!("blog_table.txt").lines().filter(|l| !l.starts_with('#')).flat_map(|l| l.bytes()).collect();
+    assert_eq!(letters.len(), CODES, "blog_table.txt holds one letter a window");
+    for (ty, letter) in t.iter_mut().zip(letters) {
+        assert!((b'a'..=b'q').contains(&letter), "blog_table.txt: type letter {letter}");
+        *ty = letter - b'a';
     }
     t
 }
 
 #[test]
-fn the_table_as_printed_is_the_seeds() {
+fn the_table_as_printed_is_the_blogs() {
     assert_eq!(blog_table(true).to_vec(), printed_blog_table().to_vec());
 }
 
@@ -203,51 +94,42 @@ fn hand_checked_windows() {
 }
 
 #[test]
-fn defaults_are_the_seeds_final_table() {
+fn defaults_are_the_blogs_final_table() {
     let w = GOMOKU_TUPLE6.defaults();
-    let seed = [1_000_000, -10_000_000, 50_000, -100_000, 400, -100_000, 400, -8_000, 20, -50, 20, -50, 1, -3, 1, -3];
-    assert_eq!(&w.values()[..16], &seed[..]);
+    let blog = [1_000_000, -10_000_000, 50_000, -100_000, 400, -100_000, 400, -8_000, 20, -50, 20, -50, 1, -3, 1, -3];
+    assert_eq!(&w.values()[..16], &blog[..]);
     assert_eq!(GOMOKU_TUPLE6.len(), 16 + GOMOKU_MOVE_ORDER.len());
 }
 
-/// The blog's `evaluate()`: the board in a 17x17 array with a border of 3, the four scans
-/// of its loops, the table's types weighted and summed, for `mover` (the blog's white).
-#[allow(clippy::needless_range_loop)] // the blog's loops, as printed
-fn seed_f(board: &Board, mover: Colour, weights: &[i64; 17]) -> i64 {
+/// The blog's evaluation, written from its description rather than from our incremental
+/// counts: the 15x15 board framed by a row of border cells on every side, and every window of
+/// six consecutive cells of that frame in the four directions scored by its type's weight
+/// (windows of border alone are OTHER and weigh nothing), for `mover` (white in the table).
+fn blog_f(board: &Board, mover: Colour, weights: &[i64; 17]) -> i64 {
     let t = blog_table(false);
-    let n = 15;
-    let mut a = [[3u8; 17]; 17];
-    for (i, row) in a.iter_mut().enumerate().skip(1).take(n) {
-        for (j, v) in row.iter_mut().enumerate().skip(1).take(n) {
-            // Row i from the top, column j from the left; the mover is 2.
-            let c = board.cell(j - 1, n - i);
-            *v = match board.stone(c) {
-                None => 0,
-                Some(s) if s == mover => 2,
-                Some(_) => 1,
-            };
+    let n = 15i32;
+    let value = |x: i32, y: i32| -> u8 {
+        if !(0..n).contains(&x) || !(0..n).contains(&y) {
+            return BORDER;
         }
-    }
-    let ty = |cells: [u8; 6]| weights[t[code(cells)] as usize];
+        match board.stone(board.cell(x as usize, y as usize)) {
+            None => EMPTY,
+            Some(s) if s == mover => WHITE,
+            Some(_) => BLACK,
+        }
+    };
+    let framed = -1..=n;
     let mut f = 0;
-    for i in 1..=15 {
-        for j in 0..12 {
-            f += ty([a[i][j], a[i][j + 1], a[i][j + 2], a[i][j + 3], a[i][j + 4], a[i][j + 5]]);
-        }
-    }
-    for j in 1..=15 {
-        for i in 0..12 {
-            f += ty([a[i][j], a[i + 1][j], a[i + 2][j], a[i + 3][j], a[i + 4][j], a[i + 5][j]]);
-        }
-    }
-    for i in 0..12 {
-        for j in 0..12 {
-            f += ty([a[i][j], a[i + 1][j + 1], a[i + 2][j + 2], a[i + 3][j + 3], a[i + 4][j + 4], a[i + 5][j + 5]]);
-        }
-    }
-    for i in 0..12 {
-        for j in 5..17 {
-            f += ty([a[i][j], a[i + 1][j - 1], a[i + 2][j - 2], a[i + 3][j - 3], a[i + 4][j - 4], a[i + 5][j - 5]]);
+    for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+        for x in framed.clone() {
+            for y in framed.clone() {
+                let (ex, ey) = (x + 5 * dx, y + 5 * dy);
+                if !framed.contains(&ex) || !framed.contains(&ey) {
+                    continue;
+                }
+                let window: [u8; 6] = std::array::from_fn(|k| value(x + k as i32 * dx, y + k as i32 * dy));
+                f += weights[t[code(window)] as usize];
+            }
         }
     }
     f
@@ -278,7 +160,7 @@ fn random_positions(seed: u64, games: usize) -> Vec<Board> {
 }
 
 #[test]
-fn the_score_is_minus_the_seeds_f_for_the_mover() {
+fn the_score_is_minus_the_blogs_f_for_the_mover() {
     let mut weights = GOMOKU_TUPLE6.defaults().values().to_vec();
     // Distinct weights, so that a class counted under another's name shows.
     for (i, w) in weights.iter_mut().take(16).enumerate() {
@@ -286,13 +168,13 @@ fn the_score_is_minus_the_seeds_f_for_the_mover() {
     }
     let table = Weights::clamped(&GOMOKU_TUPLE6, weights.clone());
     let eval = Tuple6Eval::new(&table);
-    let mut seed_weights = [0i64; 17];
+    let mut blog_weights = [0i64; 17];
     for i in 0..16 {
-        seed_weights[i + 1] = i64::from(table.values()[i]);
+        blog_weights[i + 1] = i64::from(table.values()[i]);
     }
     for b in random_positions(11, 30) {
         let mover = b.to_move().other();
-        let want = (-seed_f(&b, mover, &seed_weights)).clamp(-100_000_000, 100_000_000) as i32;
+        let want = (-blog_f(&b, mover, &blog_weights)).clamp(-100_000_000, 100_000_000) as i32;
         assert_eq!(eval.evaluate_global(&b), want, "{}", b.diagram());
     }
 }
