@@ -3,6 +3,9 @@
 # tuned on, as one Markdown table: score with its interval, pair Elo, the score as first and
 # as second player, the mean thinking time per move of both sides, and the games each side
 # lost by a fault (crash, illegal move, time) counted apart.
+# The opponent's time is its CPU time when /usr/bin/time is there (its wall time meanwhile
+# grows with the machine's load), and evotune's can be counted in positions (CLOCK_NPS), so
+# that the thinking times compare on a machine that is not idle.
 #
 #   scripts/strength.sh OPPONENT TABLE...
 #
@@ -26,6 +29,12 @@
 # TIME_MS (default 1000), OPP_TIME_MS, PAIRS (default 100), THREADS (games at once, default
 # 2; timed games need a core each and an otherwise idle machine), SUITES, OUT (default
 # results/strength). Records already in OUT are reused (delete them to play again).
+# CLOCK_NPS=R counts evotune's time in the positions it visits at R a second (`clock_nps`,
+# docs/performance.md): it then plays as on a free core of that speed whatever the load, and
+# with an opponent at a fixed depth (Cloudict) the whole match no longer depends on the load.
+# Take R from `evotune bench --depth 8` on an idle core. The opponent's CPU time is read by
+# running its program under /usr/bin/time (OPP_CPU=0 turns that off); a `cmd:` engine
+# without a NAME= is named after its program.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,9 +45,11 @@ OPP_TIME_MS=${OPP_TIME_MS:-}
 PAIRS=${PAIRS:-100}
 THREADS=${THREADS:-2}
 OUT=${OUT:-results/strength}
+CLOCK_NPS=${CLOCK_NPS:-}
+OPP_CPU=${OPP_CPU:-1}
 
 if [[ $# -lt 2 ]]; then
-  sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 if [[ ! -x $EVOTUNE ]]; then
@@ -51,8 +62,28 @@ command -v python3 >/dev/null || {
 }
 opponent=$1
 shift
+if [[ $opponent == cmd:* ]]; then
+  read -ra words <<<"${opponent#cmd:}"
+  program=${words[0]%%;*}
+  opponent="$(basename "$program")=$opponent"
+fi
 opponent_name=${opponent%%=*}
 mkdir -p "$OUT"
+
+# The opponent's CPU time: its program runs under /usr/bin/time, which appends the user and
+# system seconds of each process (one per game played at once, reused from game to game) to
+# a log beside the records when the process ends.
+cpu_wrap() { # LOG -> the opponent spec with its program wrapped
+  local spec=$1 log=$2 rest program
+  [[ $OPP_CPU == 1 && -x /usr/bin/time && $spec == *=cmd:* ]] || {
+    echo "$spec"
+    return
+  }
+  rest=${spec#*=cmd:}
+  program=${rest%%[ ;]*}
+  [[ -x $program && $program != /* ]] && program=$(realpath "$program")
+  echo "${spec%%=cmd:*}=cmd:/usr/bin/time -a -o $(realpath -m "$log") -f '%U %S' $program${rest#"${rest%%[ ;]*}"}"
+}
 
 suites=()
 if [[ -n ${SUITES:-} ]]; then
@@ -74,8 +105,10 @@ else
 fi
 
 budget=(--a-time-ms "$TIME_MS")
+[[ -n $CLOCK_NPS ]] && budget+=(--a-engine "clock_nps=$CLOCK_NPS")
 [[ -n $OPP_TIME_MS ]] && budget+=(--b-time-ms "$OPP_TIME_MS")
 opp_label=${OPP_TIME_MS:+, $OPP_TIME_MS ms a move}
+clock_label=${CLOCK_NPS:+ (counted at $CLOCK_NPS positions a second)}
 
 rows=()
 for spec in "$@"; do
@@ -88,16 +121,18 @@ for spec in "$@"; do
   fi
   for suite in "${suites[@]}"; do
     records="$OUT/$name-vs-$opponent_name-$(basename "$suite" .txt).jsonl"
+    cpu_log="${records%.jsonl}.cpu"
     if [[ ! -s $records ]]; then
       echo "strength: $name against $opponent_name on $suite" >&2
-      "$EVOTUNE" match --game "$GAME" --a "$name=$table" --b "$opponent" "${budget[@]}" \
+      rm -f "$cpu_log"
+      "$EVOTUNE" match --game "$GAME" --a "$name=$table" --b "$(cpu_wrap "$opponent" "$cpu_log")" "${budget[@]}" \
         --openings "$suite" --pairs "$PAIRS" --threads "$THREADS" --records "$records.tmp" >&2
       mv "$records.tmp" "$records"
     fi
-    row=$(python3 - "$records" "$name" <<'EOF'
-import json, math, sys
+    row=$(python3 - "$records" "$name" "$cpu_log" <<'EOF'
+import json, math, os, re, sys
 
-path, player = sys.argv[1], sys.argv[2]
+path, player, cpu_log = sys.argv[1], sys.argv[2], sys.argv[3]
 games = [json.loads(line) for line in open(path) if line.strip()]
 games = [g for g in games if g["reason"] != "aborted"]
 FAULTS = {"crash", "illegal", "timeout"}
@@ -155,15 +190,23 @@ def per_move(side):
     ms, moves = think[side]
     return f"{ms / moves:.0f}" if moves else "-"
 
+# /usr/bin/time's lines "USER SYSTEM" (seconds), one per process; other lines (a process
+# killed by a signal) are skipped.
+cpu = "-"
+if os.path.exists(cpu_log) and think[False][1]:
+    seconds = [float(u) + float(s) for u, s in re.findall(r"^([0-9.]+) ([0-9.]+)$", open(cpu_log).read(), re.M)]
+    if seconds:
+        cpu = f"{1000 * sum(seconds) / think[False][1]:.0f}"
+
 print(f"{len(games)} | {score_interval(points)} | {pair} | {pct(first)} / {pct(second)} | "
-      f"{per_move(True)} / {per_move(False)} | {faults[True]} / {faults[False]} | {score_interval(clean)}")
+      f"{per_move(True)} / {per_move(False)} / {cpu} | {faults[True]} / {faults[False]} | {score_interval(clean)}")
 EOF
 )
     rows+=("| $name | $(basename "$suite") | $row |")
   done
 done
 {
-  echo "| $GAME: table at $TIME_MS ms a move, against $opponent_name${opp_label:-, its own limits} | suite | games | score (95% interval) | pair Elo (95% interval) | as first / second | ms a move: table / $opponent_name | faults: table / $opponent_name | score without faults |"
+  echo "| $GAME: table at $TIME_MS ms a move$clock_label, against $opponent_name${opp_label:-, its own limits} | suite | games | score (95% interval) | pair Elo (95% interval) | as first / second | ms a move: table / $opponent_name / its CPU | faults: table / $opponent_name | score without faults |"
   echo "|---|---|---:|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
 } >"$OUT/strength.md.tmp"
