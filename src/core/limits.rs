@@ -51,11 +51,6 @@ impl Limits {
         self.depth.is_none() && self.nodes.is_none() && self.time_ms.is_none()
     }
 
-    /// True when the result does not depend on the clock.
-    pub fn is_deterministic(&self) -> bool {
-        self.time_ms.is_none()
-    }
-
     /// A short description such as `depth 4` or `time 1000ms`.
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();

@@ -457,6 +457,13 @@ impl EngineSettings {
         Limits { depth: self.depth, nodes: self.nodes, time_ms: self.time_ms, soft_ms: None }
     }
 
+    /// True when a search's result does not depend on the machine or its load: limited by
+    /// depth or positions only, or timed on a clock counted in positions (`clock_nps`), and
+    /// on one thread (threads share a table in whatever order they run).
+    pub fn is_deterministic(&self) -> bool {
+        self.search_threads <= 1 && (self.time_ms.is_none() || self.clock_nps > 0)
+    }
+
     /// The limits given, or `default` when none was.
     pub fn limits_or(&self, default: Limits) -> Limits {
         let l = self.limits();
@@ -740,6 +747,21 @@ mod tests {
         assert!(EngineSettings::config_default().check_one_thread().is_ok());
         let written = toml::to_string(&EngineSettings::config_default()).unwrap();
         assert!(!written.contains("search_threads"), "a config at one thread keeps its hash: {written}");
+    }
+
+    /// A timed search is deterministic on a clock counted in positions, on one thread; on
+    /// the wall clock, or on several threads even at a fixed depth, it is not.
+    #[test]
+    fn which_searches_are_deterministic() {
+        let d = EngineSettings::default;
+        let timed = EngineSettings { time_ms: Some(100), ..d() };
+        let counted = EngineSettings { clock_nps: 600_000, ..timed.clone() };
+        assert!(EngineSettings { depth: Some(4), ..d() }.is_deterministic());
+        assert!(EngineSettings { nodes: Some(1000), ..d() }.is_deterministic());
+        assert!(counted.is_deterministic());
+        assert!(!timed.is_deterministic());
+        assert!(!EngineSettings { depth: Some(4), search_threads: 2, ..d() }.is_deterministic());
+        assert!(!EngineSettings { search_threads: 2, ..counted }.is_deterministic());
     }
 
     /// `clock_nps` is an engine option of the machine (a table does not hold it), shown in

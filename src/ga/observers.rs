@@ -158,7 +158,7 @@ impl Observer for Terminal {
                 config.games_per_generation(config.hall_of_fame.opponents),
                 s.games
             );
-            if config.engine.time_ms.is_some() && config.engine.clock_nps == 0 {
+            if !config.engine.is_deterministic() {
                 eprintln!(
                     "note: [engine] time_ms makes games depend on the machine's load; this run is not reproducible \
                      (clock_nps counts the time in positions instead)"

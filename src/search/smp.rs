@@ -7,13 +7,15 @@
 //! clock more moves are checked in the same time, and without one the verdicts are those of
 //! one thread. The iterative deepening runs on every thread over the same root moves into
 //! the shared table; the move played is the main thread's, or a helper's when the helper
-//! completed a deeper iteration than the main thread did.
+//! completed a deeper iteration than the main thread did or proved a win. A mate score
+//! ends the search whichever thread finds it, as it ends a search on one thread.
 
-use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::Arc;
 use std::time::Instant;
 
-use super::{Playouts, SearchResult, Tactics, TreeSearch};
+use super::{Playouts, SearchResult, Tactics, TreeSearch, MATE_BOUND};
 use crate::core::game::MoveOf;
 use crate::core::limits::Limits;
 
@@ -144,6 +146,10 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         let mut helpers = std::mem::take(&mut self.helpers);
         let budget = self.clock.node_limit.saturating_sub(self.clock.nodes);
         self.stop_helpers.store(false, Relaxed);
+        // Raised by a helper whose completed iteration found a mate score: the search is
+        // over, as it is when this thread finds one.
+        let decided = Arc::new(AtomicBool::new(false));
+        self.clock.stop = Some(Arc::clone(&decided));
         let main_clock = &self.clock.clone();
         let completed = std::thread::scope(|scope| {
             let running: Vec<_> = helpers
@@ -151,9 +157,10 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                 .enumerate()
                 .map(|(i, helper)| {
                     let (mut board, mut moves) = (board.clone(), root_moves.to_vec());
+                    let decided = &*decided;
                     scope.spawn(move || {
                         helper.clock.follow(main_clock, budget);
-                        helper.help(&mut board, &mut moves, max_depth, i)
+                        helper.help(&mut board, &mut moves, max_depth, i, decided)
                     })
                 })
                 .collect();
@@ -162,30 +169,34 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
             // positions), the main thread leaves each helper to reach the same limits on its
             // own: on cores of their own the threads get there together, and on a loaded
             // machine a helper that had less of a core still does its share. On the wall
-            // clock, or when the main search ended early (a mate, its depth, its soft
-            // target), the helpers stop now.
+            // clock, when the main search ended early (a mate, its depth, its soft target),
+            // or when a helper found a mate, the helpers stop now.
             let counted_limits = self.clock.counted.is_some() || self.clock.deadline.is_none();
-            if !(self.clock.stopped && counted_limits) {
+            if !(self.clock.stopped && counted_limits) || decided.load(Relaxed) {
                 self.stop_helpers.store(true, Relaxed);
             }
             running.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect::<Vec<_>>()
         });
         self.helpers = helpers;
+        self.clock.stop = None;
         let mut deepest: Option<Completed<Move<G>>> = None;
         for (nodes, done) in completed {
             self.helper_nodes += nodes;
-            if done.is_some_and(|(depth, ..)| deepest.is_none_or(|(d, ..)| depth > d)) {
+            if done.is_some_and(|done| deepest.is_none_or(|d| plays_before(done, d))) {
                 deepest = done;
             }
         }
-        if let Some((depth, score, best)) = deepest.filter(|&(depth, ..)| depth > result.depth) {
+        if let Some((depth, score, best)) =
+            deepest.filter(|&done| plays_before(done, (result.depth, result.score, result.best)))
+        {
             (result.depth, result.score, result.best) = (depth, score, best);
         }
     }
 
     /// A helper thread's part of a search: iterative deepening over the root moves until
-    /// `max_depth`, its clock's limits (the main thread's, see [`Clock::follow`](super::Clock::follow)) or the main
-    /// thread's stop; returns its nodes and its deepest
+    /// `max_depth`, its clock's limits (the main thread's, see
+    /// [`Clock::follow`](super::Clock::follow)), the main thread's stop, or a mate score,
+    /// which raises `decided` to end the whole search; returns its nodes and its deepest
     /// completed iteration. Every other helper starts one depth deeper than the main thread,
     /// so that the threads do not all search the same tree at the same time.
     fn help(
@@ -194,6 +205,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         root_moves: &mut [Move<G>],
         max_depth: u32,
         index: usize,
+        decided: &AtomicBool,
     ) -> (u64, Option<Completed<Move<G>>>) {
         let first = if index.is_multiple_of(2) { 2 } else { 1 }.min(max_depth);
         let mut completed = None;
@@ -203,11 +215,24 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                 break;
             }
             completed = Some((depth, score, best));
-            if score.abs() > super::MATE_BOUND {
+            if score.abs() > MATE_BOUND {
+                decided.store(true, Relaxed);
                 break;
             }
         }
         (self.clock.nodes, completed)
+    }
+}
+
+/// Whether a completed iteration's result is played rather than `other`: a forced win
+/// (the shorter one when both win), whatever the depths; otherwise the deeper iteration,
+/// unless `other` is a forced win.
+fn plays_before<M>(done: Completed<M>, other: Completed<M>) -> bool {
+    let ((depth, score, _), (other_depth, other_score, _)) = (done, other);
+    if score > MATE_BOUND || other_score > MATE_BOUND {
+        score > other_score
+    } else {
+        depth > other_depth
     }
 }
 
@@ -261,6 +286,23 @@ mod tests {
             assert!(many.3 > 0, "the helpers checked no move on {threads} threads");
         }
         assert_eq!(one.3, 0);
+    }
+
+    /// A helper's forced win is played over the main thread's deeper iteration that did not
+    /// see it, the shorter of two wins over the longer; otherwise the deeper iteration is
+    /// played, and a forced win is never replaced by a deeper iteration without one.
+    #[test]
+    fn a_proven_win_is_played_before_a_deeper_iteration() {
+        use super::plays_before;
+        use crate::search::MATE;
+        let win_in = |turns: i32| MATE - (2 * turns - 1);
+        assert!(plays_before((3, win_in(2), 'h'), (6, 120, 'm')));
+        assert!(!plays_before((6, 120, 'm'), (3, win_in(2), 'h')));
+        assert!(plays_before((5, win_in(2), 'h'), (5, win_in(3), 'm')));
+        assert!(!plays_before((7, win_in(3), 'h'), (5, win_in(2), 'm')));
+        assert!(plays_before((7, -40, 'h'), (6, 300, 'm')));
+        assert!(!plays_before((6, 300, 'h'), (6, -40, 'm')));
+        assert!(plays_before((7, -MATE + 4, 'h'), (6, 0, 'm')), "a deeper proven loss is a deeper iteration");
     }
 
     /// A timed search on a clock counted in positions: `(nodes, move, depth, elapsed)`.

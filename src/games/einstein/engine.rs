@@ -49,12 +49,13 @@ impl Searcher<Einstein> for ChanceSearch {
     /// since, so a search limited by nodes or depth is a pure function of its inputs.
     fn search(&mut self, pos: &mut Board, limits: &Limits) -> SearchResult<Move> {
         let start = Instant::now();
-        self.clock.start(limits, start, 0);
+        self.clock.start(limits, start, self.settings.clock_nps);
         self.searches += 1;
         let seed = stream_seed(self.rng_seed, self.searches);
         let mut result =
             search::search(&mut self.searcher, &self.eval, pos, &self.settings, limits, &mut self.clock, seed);
-        result.elapsed = start.elapsed();
+        // The time by the search's clock: the wall clock's, or counted in positions.
+        result.elapsed = self.clock.now().saturating_duration_since(start);
         result.nodes = self.clock.nodes;
         result
     }
@@ -73,5 +74,45 @@ impl Searcher<Einstein> for ChanceSearch {
 
     fn root_ranks(&mut self, _samples: &[(Board, Move)]) -> Option<Vec<MoveRank>> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::game::Position;
+    use crate::core::limits::Limits;
+    use crate::core::settings::{EngineSettings, SearchKind};
+    use crate::games::einstein::board::{Board, Phase};
+    use crate::games::einstein::eval::EINSTEIN_HYBRID;
+    use crate::games::einstein::notation::parse_move;
+    use crate::games::einstein::Einstein;
+    use crate::search::Engine;
+
+    /// A search of 20 ms a move on a clock counted in positions (50,000 a second: 1,000
+    /// positions or playouts): `(nodes, move, elapsed)`.
+    fn counted_search(kind: SearchKind) -> (u64, crate::games::einstein::board::Move, std::time::Duration) {
+        let settings = EngineSettings { search: kind, clock_nps: 50_000, ..EngineSettings::default() };
+        let mut engine = Engine::<Einstein>::new(settings, &EINSTEIN_HYBRID.defaults());
+        engine.new_game(7);
+        let mut board = Board::start();
+        for text in ["351624", "246135"] {
+            board.play(parse_move(text).unwrap());
+        }
+        assert_eq!(board.phase(), Phase::Roll);
+        board.roll(4);
+        let result = engine.search(&mut board, &Limits::time_ms(20));
+        (result.nodes, result.best, result.elapsed)
+    }
+
+    /// EinStein's own searches count their time in positions too: a timed search is then
+    /// deterministic and stops at its time's worth of positions (checked every 1,024).
+    #[test]
+    fn a_timed_search_on_a_counted_clock_is_deterministic() {
+        for kind in [SearchKind::Pvs, SearchKind::Mcts] {
+            let once = counted_search(kind);
+            assert_eq!(counted_search(kind), once, "{kind:?}");
+            assert!((1_000..=2_100).contains(&once.0), "{kind:?}: {once:?}");
+            assert!(once.2 <= std::time::Duration::from_millis(42), "{kind:?}: {once:?}");
+        }
     }
 }
