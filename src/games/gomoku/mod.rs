@@ -356,6 +356,38 @@ mod tests {
     use crate::core::limits::Limits;
     use crate::search::MATE_BOUND;
 
+    /// Black to move, no four on the board: `l8` (a four on row 8, White must answer `m8`)
+    /// then `l7` (fours on column l and on the k8-n5 diagonal) wins by continuous fours, two
+    /// attacks (`l7` first and `l8` second wins as well); no single stone wins at once.
+    const VCF: &str = "i8 h8 j8 l11 k8 a1 m6 a15 n5 o4 l9 o15 l10 h1";
+
+    #[test]
+    fn the_threat_space_search_finds_a_win_by_continuous_fours() {
+        let mut pos = Gomoku.replay(&split_moves(VCF)).unwrap();
+        let b = pos.board();
+        assert_eq!(b.threat_count(b.to_move()) + b.threat_count(b.to_move().other()), 0, "quiet");
+        let weights = GOMOKU_TUPLE6.defaults();
+        let mut gen = ConnectGen::new(Rules::GOMOKU, &EngineSettings::default(), &weights);
+        let mut clock = crate::search::Clock::unlimited();
+        let (m, attacks) = gen.vcdt(&mut clock, &mut pos, 4, 10_000).expect("a win by fours");
+        assert_eq!(attacks, 2, "{m:?}");
+        assert!(["l8", "l7"].contains(&Gomoku.format_move(&pos, m).as_str()), "{m:?}");
+        // Without the threat-space search the main search sees it too (three turns of Black).
+        let settings = EngineSettings { vcdt_depth: 0, ..EngineSettings::default() };
+        let mut e = Engine::<Gomoku>::new(settings, &weights);
+        let r = e.search(&mut pos, &Limits::depth(5));
+        assert_eq!(r.mate_in(), Some(3), "score {}", r.score);
+    }
+
+    /// After `l8` White's only move is the block at `m8`: every other move loses at once.
+    #[test]
+    fn a_four_is_blocked() {
+        let mut pos = Gomoku.replay(&split_moves(&format!("{VCF} l8"))).unwrap();
+        let mut e = Engine::<Gomoku>::new(EngineSettings::default(), &GOMOKU_TUPLE6.defaults());
+        let r = e.search(&mut pos, &Limits::depth(3));
+        assert_eq!(Gomoku.format_move(&pos, r.best), "m8");
+    }
+
     #[test]
     fn bench_positions_are_quiet_middle_games() {
         let mut e = Engine::<Gomoku>::new(EngineSettings::default(), &GOMOKU_TUPLE6.defaults());
