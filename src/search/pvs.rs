@@ -422,24 +422,27 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                 moves.push(k);
             }
         }
-        let tried_first = moves.len();
-        let mut generated = false;
+        // Then the generator's stages, each ordered by history: a first stage of a few likely
+        // moves, cheap to find, and the rest only if none of those cuts off.
+        let mut stage = 0;
+        let mut more = true;
         let mut i = 0;
         loop {
-            if i == moves.len() {
-                if generated {
-                    break;
-                }
-                generated = true;
+            while i == moves.len() && more {
                 let mut rest = std::mem::take(&mut self.gen_scratch);
-                self.generate(board, depth, &mut rest);
+                more = self.generate_stage(board, depth, stage, &mut rest);
+                stage += 1;
                 self.order(&mut rest);
-                let first: [Move<G>; 3] = std::array::from_fn(|j| moves.get(j).copied().unwrap_or(Move::<G>::NONE));
-                moves.extend(rest.iter().copied().filter(|m| !first[..tried_first].contains(m)));
-                self.gen_scratch = rest;
-                if i == moves.len() {
-                    break;
+                let listed = moves.len();
+                for &m in &rest {
+                    if !moves[..listed].contains(&m) {
+                        moves.push(m);
+                    }
                 }
+                self.gen_scratch = rest;
+            }
+            if i == moves.len() {
+                break;
             }
             let m = moves[i];
             let placed = board.play(m);

@@ -44,6 +44,24 @@ pub trait TreeGame: Searchable {
     /// The moves of an interior node with `depth` turns left, best first.
     fn generate(gen: &mut Self::Gen, pos: &Self::Position, depth: i32, out: &mut Vec<MoveOf<Self>>);
 
+    /// The moves of an interior node in stages (0, 1, ...), best first within each: a game
+    /// may list a few likely moves cheap to find first, so that a node cut off by one of them
+    /// never pays for the rest. The stages together hold every move of
+    /// [`generate`](Self::generate) (a move of an early stage may come again later, and a
+    /// first stage may add a move `generate` leaves out). Returns whether a later stage
+    /// follows. By default one stage: every move.
+    fn generate_stage(
+        gen: &mut Self::Gen,
+        pos: &Self::Position,
+        depth: i32,
+        stage: usize,
+        out: &mut Vec<MoveOf<Self>>,
+    ) -> bool {
+        debug_assert_eq!(stage, 0, "a single-stage generator asked for stage {stage}");
+        Self::generate(gen, pos, depth, out);
+        false
+    }
+
     /// The moves of the root, best first, and what is known before searching.
     fn root(gen: &mut Self::Gen, pos: &Self::Position, out: &mut Vec<MoveOf<Self>>) -> Root;
 
@@ -268,5 +286,16 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     #[inline]
     pub(super) fn generate(&mut self, pos: &G::Position, depth: i32, moves: &mut Vec<MoveOf<G>>) {
         G::generate(&mut self.gen, pos, depth, moves);
+    }
+
+    #[inline]
+    pub(super) fn generate_stage(
+        &mut self,
+        pos: &G::Position,
+        depth: i32,
+        stage: usize,
+        moves: &mut Vec<MoveOf<G>>,
+    ) -> bool {
+        G::generate_stage(&mut self.gen, pos, depth, stage, moves)
     }
 }

@@ -102,6 +102,17 @@ impl ConnectGen {
         }
     }
 
+    /// See [`TreeGame::generate_stage`]: the generator's first stage (see
+    /// [`MoveGen::first_stage`]), then everything [`generate`](Self::generate) lists.
+    #[inline]
+    pub fn generate_stage(&mut self, board: &Board, depth: i32, stage: usize, out: &mut Vec<Move>) -> bool {
+        if stage == 0 && self.movegen.first_stage(board, out) {
+            return true;
+        }
+        self.generate(board, depth, out);
+        false
+    }
+
     /// See [`TreeGame::root`].
     pub fn root(&mut self, board: &Board, out: &mut Vec<Move>) -> Root {
         match self.movegen.generate_with_threats(board, THREAT_MOVES, out) {
@@ -288,6 +299,11 @@ impl TreeGame for Connect6 {
     #[inline]
     fn generate(gen: &mut ConnectGen, pos: &Board, depth: i32, out: &mut Vec<Move>) {
         gen.generate(pos, depth, out)
+    }
+
+    #[inline]
+    fn generate_stage(gen: &mut ConnectGen, pos: &Board, depth: i32, stage: usize, out: &mut Vec<Move>) -> bool {
+        gen.generate_stage(pos, depth, stage, out)
     }
 
     fn root(gen: &mut ConnectGen, pos: &Board, out: &mut Vec<Move>) -> Root {

@@ -189,7 +189,15 @@ impl MoveGen {
             return Situation::Quiet;
         }
         self.pairs.clear();
-        let firsts = self.sort_candidates(self.config.singles);
+        self.pair_firsts(board, self.config.singles);
+        self.finish_pairs(out, self.config.width);
+        Situation::Quiet
+    }
+
+    /// Adds to `self.pairs` the pairs of the best `firsts` candidates (ranked) with each
+    /// one's best second stones.
+    pub(super) fn pair_firsts(&mut self, board: &Board, firsts: usize) {
+        let firsts = self.sort_candidates(firsts);
         for i in 0..firsts {
             let (sa, a) = (self.candidates[i].score(), self.candidates[i].cell());
             self.best_seconds(board, a);
@@ -198,8 +206,6 @@ impl MoveGen {
                 self.pairs.push(RankedMove::new(sa + second.score(), Move::pair(a, second.cell())));
             }
         }
-        self.finish_pairs(out, self.config.width);
-        Situation::Quiet
     }
 
     /// Scores every candidate cell (empty, within distance 2 of a stone; the centre on an
@@ -259,13 +265,44 @@ impl MoveGen {
         if let Some(scorer) = self.stone_scorer.clone() {
             return self.best_seconds_by(board, a, &*scorer);
         }
-        let me_colour = board.to_move();
-        let me = me_colour.index();
         let k = self.k;
         let want = self.config.seconds.max(1);
         let mut seconds = std::mem::take(&mut self.seconds);
         seconds.clear();
-        // Which cells of a's lines a changes, by direction and offset from a (k - 1 + t).
+        let touched = self.touched_seconds::<false>(board, a, &mut seconds);
+        // Every other candidate keeps its score, and candidates are sorted best first: the
+        // first `want` of them not on a's roads are the only ones that can make the cut.
+        let (ax, ay) = board.xy(a);
+        let is_touched = |c: Cell| {
+            let (cx, cy) = board.xy(c);
+            let (dx, dy) = (cx as isize - ax as isize, cy as isize - ay as isize);
+            let (dir, t) = match (dx, dy) {
+                (_, 0) => (0, dx),
+                (0, _) => (1, dy),
+                _ if dx == dy => (2, dx),
+                _ if dx == -dy => (3, dx),
+                _ => return false,
+            };
+            t.unsigned_abs() < k && touched[dir][(t + k as isize - 1) as usize]
+        };
+        self.add_untouched(&mut seconds, a, want, is_touched);
+        self.seconds = seconds;
+    }
+
+    /// Adds to `seconds` the empty cells whose score first stone `a` changes (those on a
+    /// road through `a` that `a` makes worth more or less), scored as if `a` were on the
+    /// board; returns which cells of a's lines they are, by direction and offset from `a`
+    /// (k - 1 + t). With `FRESH` every cell is scored from the view; without, a cell near a
+    /// stone takes its score from the last [`rank_candidates`](Self::rank_candidates).
+    pub(super) fn touched_seconds<const FRESH: bool>(
+        &self,
+        board: &Board,
+        a: Cell,
+        seconds: &mut Vec<Ranked>,
+    ) -> [[bool; 2 * MAX_K - 1]; 4] {
+        let me_colour = board.to_move();
+        let me = me_colour.index();
+        let k = self.k;
         let mut touched = [[false; 2 * MAX_K - 1]; 4];
         for (line, touched) in board.geometry().lines_through(a).iter().zip(&mut touched) {
             // What a's stone adds to each road's value for its other cells.
@@ -295,28 +332,15 @@ impl MoveGen {
                 // Cells on a's roads: their score changes with a. Candidates were scored
                 // already; cells far from every other stone were not.
                 touched[i + k - 1 - a_at] = true;
-                let base =
-                    if self.view.is_near_stone(c) { self.score[c as usize] } else { self.cell_score(me_colour, c) };
+                let base = if !FRESH && self.view.is_near_stone(c) {
+                    self.score[c as usize]
+                } else {
+                    self.cell_score(me_colour, c)
+                };
                 seconds.push(Ranked::new(base + sum, c));
             }
         }
-        // Every other candidate keeps its score, and candidates are sorted best first: the
-        // first `want` of them not on a's roads are the only ones that can make the cut.
-        let (ax, ay) = board.xy(a);
-        let is_touched = |c: Cell| {
-            let (cx, cy) = board.xy(c);
-            let (dx, dy) = (cx as isize - ax as isize, cy as isize - ay as isize);
-            let (dir, t) = match (dx, dy) {
-                (_, 0) => (0, dx),
-                (0, _) => (1, dy),
-                _ if dx == dy => (2, dx),
-                _ if dx == -dy => (3, dx),
-                _ => return false,
-            };
-            t.unsigned_abs() < k && touched[dir][(t + k as isize - 1) as usize]
-        };
-        self.add_untouched(&mut seconds, a, want, is_touched);
-        self.seconds = seconds;
+        touched
     }
 
     /// [`best_seconds`](Self::best_seconds) by the stone scorer: the cells of `a`'s lines

@@ -20,6 +20,7 @@ mod class_weights;
 mod generator;
 mod ranked;
 mod scoring;
+mod staged;
 #[cfg(test)]
 mod tests;
 mod threat_moves;

@@ -260,3 +260,84 @@ fn wins_next_turn_agrees_with_brute_force_on_random_positions() {
         assert!(checked >= 100 && wins >= 10 && wins < checked - 10, "{rules:?}: {wins} wins in {checked}");
     }
 }
+
+/// The two stages a search asks for, on random Connect6 positions (quiet ones and ones
+/// under threat): the first stage lists distinct moves, every one of them a move of the whole
+/// generation's kind (under threat: it touches every threat road; quiet: among the pairs of
+/// the best first stones), best first as the whole list orders them; the stages merged as
+/// the search merges them hold every move of the whole list once and nothing twice.
+#[test]
+fn the_stages_together_list_every_move_once() {
+    use rand::{Rng, SeedableRng};
+    use staged::{FIRST_STAGE_FIRSTS, FIRST_STAGE_WIDTH};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
+    let config = MoveGenConfig::for_rules(Rules::CONNECT6);
+    let (mut quiet, mut defend) = (0, 0);
+    for _ in 0..400 {
+        let mut b = Board::new(Rules::CONNECT6);
+        let stones = rng.random_range(3..30);
+        while b.stone_count() < stones && b.winner().is_none() {
+            let c = b.cell(rng.random_range(6..13), rng.random_range(6..13));
+            if b.is_empty_cell(c) {
+                b.play(c);
+            }
+        }
+        if b.winner().is_some() || b.stones_left_in_turn() != 2 {
+            continue;
+        }
+        let mut g = MoveGen::new(config, &b);
+        let (mut first, mut whole) = (Vec::new(), Vec::new());
+        let staged = g.first_stage(&b, &mut first);
+        let situation = g.generate(&b, &mut whole);
+        assert_eq!(staged, matches!(situation, Situation::Quiet | Situation::Defend), "{situation:?}\n{}", b.diagram());
+        if !staged {
+            continue;
+        }
+        for (i, m) in first.iter().enumerate() {
+            assert!(!first[..i].contains(m), "{m:?} twice in the first stage");
+            assert!(m.stones().len() == 2 && m.stones().iter().all(|&c| b.is_empty_cell(c)), "{m:?}");
+        }
+        if situation == Situation::Defend {
+            defend += 1;
+            let mut threats = ThreatSet::default();
+            threats.collect(&b, b.to_move().other());
+            for m in &first {
+                let mut b2 = b.clone();
+                m.stones().iter().for_each(|&c| b2.play(c));
+                assert_eq!(b2.threat_count(b.to_move().other()), 0, "{m:?} leaves a threat\n{}", b.diagram());
+            }
+            // Every block of two stones is in both lists.
+            let mut blocks = Vec::new();
+            threats.blocking_sets(2, &mut blocks);
+            for m in blocks.iter().filter(|m| m.stones().len() == 2) {
+                assert!(first.contains(m) && whole.contains(m), "{m:?}");
+            }
+        } else {
+            quiet += 1;
+            // The pairs of the best first stones are the whole generation's with fewer first
+            // stones and a narrower width: the same moves in the same order.
+            let narrow = MoveGenConfig { singles: FIRST_STAGE_FIRSTS, width: FIRST_STAGE_WIDTH, ..config };
+            let mut expected = Vec::new();
+            MoveGen::new(narrow, &b).generate(&b, &mut expected);
+            assert_eq!(first, expected, "\n{}", b.diagram());
+        }
+        // The first stage's moves that the whole list has come in its order.
+        let common: Vec<_> = first.iter().filter(|m| whole.contains(m)).collect();
+        let in_whole: Vec<_> = whole.iter().filter(|m| first.contains(m)).collect();
+        assert_eq!(common, in_whole, "\n{}", b.diagram());
+        // Merged as the search merges them: each stage's moves not listed before.
+        let mut merged = first.clone();
+        let listed = merged.len();
+        for m in &whole {
+            if !merged[..listed].contains(m) {
+                merged.push(*m);
+            }
+        }
+        for (i, m) in merged.iter().enumerate() {
+            assert!(!merged[..i].contains(m), "{m:?} twice");
+        }
+        assert!(whole.iter().all(|m| merged.contains(m)));
+        assert_eq!(merged.len(), listed + whole.iter().filter(|m| !first.contains(m)).count());
+    }
+    assert!(quiet >= 20 && defend >= 20, "{quiet} quiet, {defend} under threat");
+}
