@@ -49,7 +49,7 @@ CLOCK_NPS=${CLOCK_NPS:-}
 OPP_CPU=${OPP_CPU:-1}
 
 if [[ $# -lt 2 ]]; then
-  sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 if [[ ! -x $EVOTUNE ]]; then
