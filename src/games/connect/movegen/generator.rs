@@ -394,12 +394,7 @@ impl MoveGen {
             }
             i += 1;
         }
-        // One selection of the few dozen cells rather than an insertion per cell.
-        if seconds.len() > want {
-            seconds.select_nth_unstable(want - 1);
-            seconds.truncate(want);
-        }
-        seconds.sort_unstable();
+        best_few(seconds, want);
     }
 
     /// Sorts `self.pairs` best first, drops duplicate spellings and keeps `width` of them.
@@ -480,4 +475,14 @@ impl MoveGen {
         }
         Move::from_stones(&stones)
     }
+}
+
+/// Keeps the best `n` of `cells`, best first: one selection of the few dozen cells rather
+/// than an insertion per cell.
+pub(super) fn best_few(cells: &mut Vec<Ranked>, n: usize) {
+    if cells.len() > n {
+        cells.select_nth_unstable(n - 1);
+        cells.truncate(n);
+    }
+    cells.sort_unstable();
 }

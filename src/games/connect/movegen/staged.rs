@@ -11,8 +11,8 @@
 //! lists again is searched once (the search skips moves it has listed), and one it leaves
 //! out (a free stone below the whole list's cut) is a real block all the same.
 
-use super::generator::MoveGen;
-use super::ranked::{Ranked, RankedMove};
+use super::generator::{best_few, MoveGen};
+use super::ranked::RankedMove;
 use super::Move;
 use crate::games::connect::board::Board;
 
@@ -73,13 +73,4 @@ impl MoveGen {
         }
         staged
     }
-}
-
-/// Keeps the best `n` of `cells`, best first.
-fn best_few(cells: &mut Vec<Ranked>, n: usize) {
-    if cells.len() > n {
-        cells.select_nth_unstable(n - 1);
-        cells.truncate(n);
-    }
-    cells.sort_unstable();
 }
