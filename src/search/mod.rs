@@ -26,6 +26,7 @@
 
 pub mod alphabeta;
 pub mod mcts;
+mod pool;
 pub mod pvs;
 mod smp;
 pub mod tree;
@@ -228,15 +229,19 @@ impl Clock {
     }
 
     /// Counts a node and checks the node and time limits; true when the search must stop.
+    /// The clock is read every 1024 nodes, a stop signal every 256: the main thread waits for
+    /// its helpers to stop, and 1024 nodes took a helper a millisecond to reach.
     #[inline]
     pub fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.node_limit {
             self.stopped = true;
-        } else if self.nodes & 1023 == 0 {
-            if let Some(d) = self.deadline {
-                if self.now() >= d {
-                    self.stopped = true;
+        } else if self.nodes & 255 == 0 {
+            if self.nodes & 1023 == 0 {
+                if let Some(d) = self.deadline {
+                    if self.now() >= d {
+                        self.stopped = true;
+                    }
                 }
             }
             if self.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed)) {
@@ -244,6 +249,13 @@ impl Clock {
             }
         }
         self.stopped
+    }
+
+    /// Whether the search's time is the wall clock's (a deadline, not counted in positions):
+    /// its result then depends on timing anyway, and the main thread need not wait for a
+    /// helper to start work it has finished alone.
+    pub fn on_wall_clock(&self) -> bool {
+        self.deadline.is_some() && self.counted.is_none()
     }
 
     /// Counts `n` positions' worth of work done outside the nodes (a move list) against the

@@ -215,7 +215,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     /// Returns the most positions one thread visited.
     pub(super) fn set_aside_refuted(&mut self, board: &mut G::Position, moves: &mut Vec<Move<G>>) -> u64 {
         let check = EngineSettings { vcdt_nodes: self.settings.refutation_nodes, ..self.settings.clone() };
-        self.set_aside(board, moves, |engine, board, m| engine.lets_opponent_win(board, m, &check))
+        self.set_aside(board, moves, move |engine, board, m| engine.lets_opponent_win(board, m, &check))
     }
 
     /// Drops the root moves after which the opponent has a quiet move that leaves every
@@ -234,7 +234,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         charge_generation: bool,
     ) {
         let check = EngineSettings { vcdt_nodes: self.settings.quiet_refutation_nodes, ..self.settings.clone() };
-        self.set_aside(board, moves, |engine, board, m| {
+        self.set_aside(board, moves, move |engine, board, m| {
             let placed = board.play(m);
             let (mut replies, mut answers) = (Vec::new(), Vec::new());
             let refuted = engine.has_quiet_win(board, &check, &mut replies, &mut answers, charge_generation);
@@ -251,7 +251,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         &mut self,
         board: &mut G::Position,
         moves: &mut Vec<Move<G>>,
-        refuted: impl Fn(&mut Self, &mut G::Position, Move<G>) -> bool + Sync,
+        refuted: impl Fn(&mut Self, &mut G::Position, Move<G>) -> bool + Send + Sync + 'static,
     ) -> u64 {
         let checked = self.check_root_moves(board, moves, refuted, false);
         let safe: Vec<_> =
@@ -318,7 +318,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         let checked = self.check_root_moves(
             board,
             &candidates,
-            |engine, board, m| engine.lets_opponent_win(board, m, &check),
+            move |engine, board, m| engine.lets_opponent_win(board, m, &check),
             true,
         );
         // The first candidate not refuted, unless the clock stopped a check before it.

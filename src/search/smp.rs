@@ -9,6 +9,13 @@
 //! the shared table; the move played is the main thread's, or a helper's when the helper
 //! completed a deeper iteration than the main thread did or proved a win. A mate score
 //! ends the search whichever thread finds it, as it ends a search on one thread.
+//!
+//! The helpers are threads started with the searcher and kept for its life
+//! ([`pool`](super::pool)): the main thread hands them each piece of work and collects it.
+//! On the wall clock it does not wait for a helper that has not started its piece by the
+//! time the main thread is done with it (on a busy machine a thread may wait milliseconds
+//! for a core); under limits counted in positions it does, so that the result does not
+//! depend on the load.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
@@ -24,6 +31,20 @@ type Move<G> = MoveOf<G>;
 /// A helper's deepest completed iteration: its depth, score and best move.
 type Completed<M> = (u32, i32, M);
 
+/// What a helper thread hands back for a piece of work.
+pub(super) enum HelperDone<M> {
+    /// Its share of a root check: the verdicts it reached, its nodes and the work among them
+    /// counted without visiting a position.
+    Checked { share: Vec<(usize, bool)>, nodes: u64, charged: u64 },
+    /// Its part of the iterative deepening: its nodes and its deepest completed iteration.
+    Deepened { nodes: u64, completed: Option<Completed<M>> },
+    /// It forgot its move-ordering memory (a new game).
+    Forgot,
+}
+
+/// A helper thread of a search of `G` with tactics `T`.
+pub(super) type HelperThread<G, T> = super::pool::Helper<TreeSearch<G, T>, HelperDone<MoveOf<G>>>;
+
 /// What the threads of a root check found: `verdicts[i]` is whether the check refuted root
 /// move `i` (`None` when no thread finished checking it before its clock stopped).
 pub(super) struct Verdicts {
@@ -37,7 +58,8 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     /// at a time in order. Every helper gets this thread's limits: its deadline and the
     /// positions it has left. With `until_safe`, no move is started after one found not
     /// refuted (the check wants the first such move). On one thread this is the plain loop:
-    /// the moves in order until the clock stops.
+    /// the moves in order until the clock stops. On the wall clock a helper that has not
+    /// started when this thread runs out of moves is not waited for.
     pub(super) fn check_root_moves<F>(
         &mut self,
         board: &mut G::Position,
@@ -46,53 +68,46 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         until_safe: bool,
     ) -> Verdicts
     where
-        F: Fn(&mut Self, &mut G::Position, Move<G>) -> bool + Sync,
+        F: Fn(&mut Self, &mut G::Position, Move<G>) -> bool + Send + Sync + 'static,
     {
-        let next = AtomicUsize::new(0);
-        let first_safe = AtomicUsize::new(usize::MAX);
-        let (next, first_safe, refuted) = (&next, until_safe.then_some(&first_safe), &refuted);
+        let next = Arc::new(AtomicUsize::new(0));
+        let first_safe = Arc::new(AtomicUsize::new(usize::MAX));
         let mut verdicts = vec![None; moves.len()];
         let before = self.clock.nodes;
         if self.helpers.is_empty() {
-            for (i, refuted) in self.check_share(board, moves, refuted, next, first_safe) {
+            for (i, refuted) in self.check_share(board, moves, &refuted, &next, until_safe.then_some(&*first_safe)) {
                 verdicts[i] = Some(refuted);
             }
             return Verdicts { verdicts, most_nodes: self.clock.nodes - before };
         }
-        let mut helpers = std::mem::take(&mut self.helpers);
+        let refuted = Arc::new(refuted);
         let budget = self.clock.node_limit.saturating_sub(self.clock.nodes);
         self.stop_helpers.store(false, Relaxed);
-        let main_clock = &self.clock.clone();
-        let shares = std::thread::scope(|scope| {
-            let running: Vec<_> = helpers
-                .iter_mut()
-                .map(|helper| {
-                    let mut board = board.clone();
-                    scope.spawn(move || {
-                        helper.clock.follow(main_clock, budget);
-                        let share = helper.check_share(&mut board, moves, refuted, next, first_safe);
-                        (share, helper.clock.nodes, helper.clock.charged)
-                    })
-                })
-                .collect();
-            let mine = self.check_share(board, moves, refuted, next, first_safe);
-            let theirs: Vec<_> =
-                running.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect();
-            (mine, theirs)
-        });
-        self.helpers = helpers;
-        let (mine, theirs) = shares;
+        for helper in &self.helpers {
+            let (mut board, moves, main_clock) = (board.clone(), moves.to_vec(), self.clock.clone());
+            let (refuted, next, first_safe) = (Arc::clone(&refuted), Arc::clone(&next), Arc::clone(&first_safe));
+            helper.post(move |helper: &mut Self| {
+                helper.clock.follow(&main_clock, budget);
+                let first_safe = until_safe.then_some(&*first_safe);
+                let share = helper.check_share(&mut board, &moves, &*refuted, &next, first_safe);
+                HelperDone::Checked { share, nodes: helper.clock.nodes, charged: helper.clock.charged }
+            });
+        }
+        let mine = self.check_share(board, moves, &*refuted, &next, until_safe.then_some(&*first_safe));
         let mut most_nodes = self.clock.nodes - before;
         for (i, refuted) in mine {
             verdicts[i] = Some(refuted);
         }
-        for (share, nodes, charged) in theirs {
-            for (i, refuted) in share {
-                verdicts[i] = Some(refuted);
+        let take_back = self.clock.on_wall_clock();
+        for helper in &self.helpers {
+            if let Some(HelperDone::Checked { share, nodes, charged }) = helper.finish(take_back) {
+                for (i, refuted) in share {
+                    verdicts[i] = Some(refuted);
+                }
+                most_nodes = most_nodes.max(nodes);
+                // Work the check counted without visiting a position is not reported.
+                self.helper_nodes += nodes - charged;
             }
-            most_nodes = most_nodes.max(nodes);
-            // Work the check counted without visiting a position is not reported.
-            self.helper_nodes += nodes - charged;
         }
         Verdicts { verdicts, most_nodes }
     }
@@ -143,47 +158,41 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         start: Instant,
         result: &mut SearchResult<Move<G>>,
     ) {
-        let mut helpers = std::mem::take(&mut self.helpers);
         let budget = self.clock.node_limit.saturating_sub(self.clock.nodes);
         self.stop_helpers.store(false, Relaxed);
         // Raised by a helper whose completed iteration found a mate score: the search is
         // over, as it is when this thread finds one.
         let decided = Arc::new(AtomicBool::new(false));
         self.clock.stop = Some(Arc::clone(&decided));
-        let main_clock = &self.clock.clone();
-        let completed = std::thread::scope(|scope| {
-            let running: Vec<_> = helpers
-                .iter_mut()
-                .enumerate()
-                .map(|(i, helper)| {
-                    let (mut board, mut moves) = (board.clone(), root_moves.to_vec());
-                    let decided = &*decided;
-                    scope.spawn(move || {
-                        helper.clock.follow(main_clock, budget);
-                        helper.help(&mut board, &mut moves, max_depth, i, decided)
-                    })
-                })
-                .collect();
-            self.deepen(board, root_moves, max_depth, limits, start, result);
-            // Stopped by limits counted in positions (a node limit, or a clock counted in
-            // positions), the main thread leaves each helper to reach the same limits on its
-            // own: on cores of their own the threads get there together, and on a loaded
-            // machine a helper that had less of a core still does its share. On the wall
-            // clock, when the main search ended early (a mate, its depth, its soft target),
-            // or when a helper found a mate, the helpers stop now.
-            let counted_limits = self.clock.counted.is_some() || self.clock.deadline.is_none();
-            if !(self.clock.stopped && counted_limits) || decided.load(Relaxed) {
-                self.stop_helpers.store(true, Relaxed);
-            }
-            running.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect::<Vec<_>>()
-        });
-        self.helpers = helpers;
+        for (i, helper) in self.helpers.iter().enumerate() {
+            let (mut board, mut moves, main_clock) = (board.clone(), root_moves.to_vec(), self.clock.clone());
+            let decided = Arc::clone(&decided);
+            helper.post(move |helper: &mut Self| {
+                helper.clock.follow(&main_clock, budget);
+                let (nodes, completed) = helper.help(&mut board, &mut moves, max_depth, i, &decided);
+                HelperDone::Deepened { nodes, completed }
+            });
+        }
+        self.deepen(board, root_moves, max_depth, limits, start, result);
+        // Stopped by limits counted in positions (a node limit, or a clock counted in
+        // positions), this thread leaves each helper to reach the same limits on its own: on
+        // cores of their own the threads get there together, and on a loaded machine a
+        // helper that had less of a core still does its share. On the wall clock, when the
+        // main search ended early (a mate, its depth, its soft target), or when a helper
+        // found a mate, the helpers stop now.
+        let counted_limits = self.clock.counted.is_some() || self.clock.deadline.is_none();
+        if !(self.clock.stopped && counted_limits) || decided.load(Relaxed) {
+            self.stop_helpers.store(true, Relaxed);
+        }
+        let take_back = self.clock.on_wall_clock();
         self.clock.stop = None;
         let mut deepest: Option<Completed<Move<G>>> = None;
-        for (nodes, done) in completed {
-            self.helper_nodes += nodes;
-            if done.is_some_and(|done| deepest.is_none_or(|d| plays_before(done, d))) {
-                deepest = done;
+        for helper in &self.helpers {
+            if let Some(HelperDone::Deepened { nodes, completed }) = helper.finish(take_back) {
+                self.helper_nodes += nodes;
+                if completed.is_some_and(|done| deepest.is_none_or(|d| plays_before(done, d))) {
+                    deepest = completed;
+                }
             }
         }
         if let Some((depth, score, best)) =

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 
+use super::pool::Helper;
+use super::smp::{HelperDone, HelperThread};
 use super::{mcts, tt, Clock, Exact, MoveRank, Root, SearchResult, Searchable, Searcher, UndoOf, MAX_PLY};
 use crate::core::game::{GameMove, MoveOf};
 use crate::core::limits::Limits;
@@ -98,7 +100,7 @@ pub trait Playouts: TreeGame {
 /// A threat-space search the tree searches use at the root: to play a proven win, and to set
 /// aside moves that let the opponent start one. Within the settings' budget; `clock` counts
 /// its nodes.
-pub trait Tactics<G: TreeGame> {
+pub trait Tactics<G: TreeGame>: 'static {
     /// A proven win of the side to move (quiet, or facing threats to block), with its score.
     fn prove_win(
         gen: &mut G::Gen,
@@ -127,6 +129,11 @@ impl<G: TreeGame> Tactics<G> for NoTactics {
 /// The tree searches' working memory for one player of `G`, with the game's tactics `T`:
 /// PVS, alpha-beta or UCT as the settings say.
 pub struct TreeSearch<G: TreeGame, T = NoTactics> {
+    /// The helper threads (`search_threads` - 1 for PVS, else none), kept for the searcher's
+    /// life, each owning a searcher with its own generator, history, killers, move stacks and
+    /// clock, and this one's table. First, so that they are dropped (their threads ended)
+    /// before this searcher's table (see the drop of `pool::Helper`).
+    pub(super) helpers: Vec<HelperThread<G, T>>,
     pub(super) settings: EngineSettings,
     pub(super) eval: G::Eval,
     pub(super) gen: G::Gen,
@@ -146,9 +153,6 @@ pub struct TreeSearch<G: TreeGame, T = NoTactics> {
     pub(super) searches: u64,
     /// The MCTS node arena, reused by every search (bounded by its cap).
     pub(super) tree: mcts::Tree<MoveOf<G>, UndoOf<G>>,
-    /// The searchers of the helper threads (`search_threads` - 1 for PVS, else none), each
-    /// with its own generator, history, killers, move stacks and clock, and this one's table.
-    pub(super) helpers: Vec<TreeSearch<G, T>>,
     /// Raised by this (the main) thread when its helpers must stop.
     pub(super) stop_helpers: Arc<AtomicBool>,
     /// Nodes the helpers visited in the current search.
@@ -165,7 +169,7 @@ impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
             .map(|_| {
                 let mut helper = TreeSearch::sharing(settings.clone(), weights, Arc::clone(&tt), Vec::new());
                 helper.clock.stop = Some(Arc::clone(&stop_helpers));
-                helper
+                Helper::start(helper, Arc::clone(&stop_helpers))
             })
             .collect();
         TreeSearch { stop_helpers, ..TreeSearch::sharing(settings, weights, tt, helpers) }
@@ -174,8 +178,14 @@ impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
     fn new_game(&mut self, seed: u64) {
         self.tt.clear();
         self.forget_moves();
-        for helper in &mut self.helpers {
-            helper.forget_moves();
+        for helper in &self.helpers {
+            helper.post(|helper: &mut Self| {
+                helper.forget_moves();
+                HelperDone::Forgot
+            });
+        }
+        for helper in &self.helpers {
+            helper.finish(false);
         }
         self.rng_seed = seed;
         self.searches = 0;
@@ -229,7 +239,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         settings: EngineSettings,
         weights: &Weights,
         tt: Arc<tt::TranspositionTable<MoveOf<G>>>,
-        helpers: Vec<TreeSearch<G, T>>,
+        helpers: Vec<HelperThread<G, T>>,
     ) -> Self {
         let game = G::default();
         let eval = settings.eval.as_deref().unwrap_or(weights.schema().eval);
