@@ -58,17 +58,21 @@ pub struct Board {
     geo: Arc<Geometry>,
     /// 0 empty, 1 black, 2 white.
     cells: Vec<u8>,
-    /// Stones of each colour in each road.
-    counts: Vec<[u8; 2]>,
-    /// `live[c][n]`: roads with exactly n stones of c and none of the other colour.
-    live: [[i32; MAX_K + 1]; 2],
-    /// Per colour, a bit set of its threat roads (>= k - p own stones, no enemy stone).
-    threats: [Vec<u64>; 2],
-    threat_total: [u32; 2],
-    /// Per colour, bit sets of the roads one or two stones short of a threat road
-    /// (`near_threats[c][need - 1]`: k - p - need stones of c, none of the other, at least
+    /// Stones of each colour in each road, packed as [`step_index`] packs them (the index
+    /// of the road's next step).
+    counts: Vec<u8>,
+    /// The live-road histogram of both colours: `live[c * (MAX_K + 1) + n]` is the number of
+    /// roads with exactly n stones of c and none of the other colour. A stone changes at most
+    /// one entry down and one up for each road through it; a change that has no entry goes
+    /// to [`LIVE_SINK`], which is never read, so that the update needs no branch.
+    live: [i32; LIVE_SLOTS],
+    /// Bit sets of roads by colour and role, word `r / 64` of set `c * ROLES + role` at
+    /// `sets[r / 64][c * ROLES + role]` (a road's sets side by side): role 0 the threat
+    /// roads of c (>= k - p own stones, no enemy stone), role `need` (1 or 2) the roads
+    /// `need` stones short of one (k - p - need stones of c, none of the other, at least
     /// one): where the threat-space search looks for its attacks.
-    near_threats: [[Vec<u64>; 2]; 2],
+    sets: Vec<[u64; 8]>,
+    threat_total: [i32; 2],
 
     hash: u64,
     history: Vec<Cell>,
@@ -81,11 +85,10 @@ impl Board {
         let words = roads.div_ceil(64);
         Board {
             cells: vec![0; rules.cells()],
-            counts: vec![[0, 0]; roads],
-            live: [[0; MAX_K + 1]; 2],
-            threats: [vec![0; words], vec![0; words]],
+            counts: vec![0; roads],
+            live: [0; LIVE_SLOTS],
+            sets: vec![[0; 8]; words],
             threat_total: [0, 0],
-            near_threats: std::array::from_fn(|_| std::array::from_fn(|_| vec![0; words])),
             hash: 0,
             history: Vec::with_capacity(rules.cells()),
             geo,
@@ -158,7 +161,7 @@ impl Board {
     /// stones a turn, White first.
     #[inline]
     pub fn to_move(&self) -> Colour {
-        Self::colour_of_stone(self.geo.rules, self.history.len())
+        self.geo.turns[self.history.len()].0
     }
 
     /// The colour of the n-th stone (0-based) of a game under these rules.
@@ -177,8 +180,13 @@ impl Board {
     /// Stones the side to move still places in this turn (1..=p, or q on the first turn).
     #[inline]
     pub fn stones_left_in_turn(&self) -> usize {
-        let (p, q) = (self.geo.rules.p as usize, self.geo.rules.q as usize);
-        let n = self.history.len();
+        self.geo.turns[self.history.len()].1 as usize
+    }
+
+    /// [`stones_left_in_turn`](Self::stones_left_in_turn) with n stones on the board,
+    /// computed (the geometry keeps it in a table by n).
+    pub(super) fn stones_left_after(rules: Rules, n: usize) -> usize {
+        let (p, q) = (rules.p as usize, rules.q as usize);
         if n < q {
             q - n
         } else {
@@ -200,7 +208,7 @@ impl Board {
     #[inline]
     pub fn winner(&self) -> Option<Colour> {
         let k = self.geo.rules.k as usize;
-        Colour::BOTH.into_iter().find(|c| self.live[c.index()][k] > 0)
+        Colour::BOTH.into_iter().find(|c| self.live[c.index() * (MAX_K + 1) + k] > 0)
     }
 
     /// True when the game is over: a line of k, or a full board.
@@ -215,48 +223,40 @@ impl Board {
     /// `live[c][n]` for n in 0..=k: roads holding exactly n stones of c and no enemy stone.
     #[inline]
     pub fn live_roads(&self, c: Colour) -> &[i32; MAX_K + 1] {
-        &self.live[c.index()]
+        let at = c.index() * (MAX_K + 1);
+        self.live[at..at + MAX_K + 1].try_into().expect("a colour's histogram has MAX_K + 1 slots")
     }
 
     /// Stones of each colour in road r, indexed by colour.
     #[inline]
     pub fn road_counts(&self, r: usize) -> [u8; 2] {
+        let n = self.counts[r];
+        [n & 15, n >> 4]
+    }
+
+    /// The stones of each colour in road r packed in a byte, black in the low 4 bits: one
+    /// number for tables by road counts.
+    #[inline]
+    pub fn road_state(&self, r: usize) -> u8 {
         self.counts[r]
     }
 
     /// Number of threat roads of c: roads c completes within one turn of p stones.
     #[inline]
     pub fn threat_count(&self, c: Colour) -> u32 {
-        self.threat_total[c.index()]
+        self.threat_total[c.index()] as u32
     }
 
     /// The threat roads of c, in increasing index order.
     pub fn threat_roads(&self, c: Colour) -> impl Iterator<Item = usize> + '_ {
-        set_bits(&self.threats[c.index()])
+        set_bits_of(self.sets.iter().map(move |w| w[c.index() * ROLES]))
     }
 
     /// The roads `need` (1 or 2) stones of c short of a threat road: k - p - need stones of c
     /// (at least one), none of the other; in increasing index order.
     pub fn near_threat_roads(&self, c: Colour, need: usize) -> impl Iterator<Item = usize> + '_ {
         debug_assert!((1..=2).contains(&need));
-        set_bits(&self.near_threats[c.index()][need - 1])
-    }
-
-    /// Moves road r between the near-threat sets of a colour as its stone count goes from
-    /// `from` to `to` (no enemy stone in it, or none any more). The sets change only when a
-    /// road reaches or leaves a near-threat count, which a table lookup tells without a branch
-    /// per set.
-    #[inline(always)]
-    fn move_near_threat(sets: &mut [Vec<u64>; 2], near: &[u8; MAX_K + 1], r: usize, from: usize, to: usize) {
-        let changed = near[from] ^ near[to];
-        if changed != 0 {
-            let bit = 1u64 << (r % 64);
-            for (need, set) in sets.iter_mut().enumerate() {
-                if changed & (1 << need) != 0 {
-                    set[r / 64] ^= bit;
-                }
-            }
-        }
+        set_bits_of(self.sets.iter().map(move |w| w[c.index() * ROLES + need]))
     }
 
     /// Whether a cell has a stone within distance 2 (the search's candidate area), counted
@@ -298,65 +298,55 @@ impl Board {
         self.take(c, colour);
     }
 
+    /// Places a stone: for each road through it, one step of the table
+    /// [`Geometry::road_steps`] by the road's counts before (a histogram entry down, one up,
+    /// and the sets the road joins or leaves), with no branch but for the sets, which change
+    /// at a few counts only.
+    #[inline]
     fn put(&mut self, c: Cell, colour: Colour) {
         let me = colour.index();
-        let them = 1 - me;
-        let level = self.geo.rules.threat_level();
         self.cells[c as usize] = me as u8 + 1;
         self.hash ^= self.geo.zobrist[me][c as usize];
-        for &r in self.geo.roads_through(c) {
+        let geo = &*self.geo;
+        let steps = &geo.road_steps[me];
+        let one = STONE[me];
+        for &r in geo.roads_through(c) {
             let r = r as usize;
-            let [mine, theirs] = [self.counts[r][me] as usize, self.counts[r][them] as usize];
-            if theirs == 0 {
-                if mine > 0 {
-                    self.live[me][mine] -= 1;
-                }
-                self.live[me][mine + 1] += 1;
-                if mine + 1 == level {
-                    self.threats[me][r / 64] |= 1 << (r % 64);
-                    self.threat_total[me] += 1;
-                }
-                Self::move_near_threat(&mut self.near_threats[me], &self.geo.near_roles, r, mine, mine + 1);
-            } else if mine == 0 {
-                // The road was the opponent's; it is dead now.
-                self.live[them][theirs] -= 1;
-                if theirs >= level {
-                    self.threats[them][r / 64] &= !(1 << (r % 64));
-                    self.threat_total[them] -= 1;
-                }
-                Self::move_near_threat(&mut self.near_threats[them], &self.geo.near_roles, r, theirs, 0);
+            let n = &mut self.counts[r];
+            let step = steps[*n as usize];
+            *n += one;
+            self.live[step.down()] -= 1;
+            self.live[step.up()] += 1;
+            if step.flips() != 0 {
+                flip_sets(&mut self.sets[r / 64], r, step.flips());
+                let [black, white] = step.threat_changes();
+                self.threat_total[0] += black;
+                self.threat_total[1] += white;
             }
-            self.counts[r][me] += 1;
         }
     }
 
+    /// Takes a stone back: the step [`put`](Self::put) took from the counts after, undone.
+    #[inline]
     fn take(&mut self, c: Cell, colour: Colour) {
         let me = colour.index();
-        let them = 1 - me;
-        let level = self.geo.rules.threat_level();
         self.cells[c as usize] = 0;
         self.hash ^= self.geo.zobrist[me][c as usize];
-        for &r in self.geo.roads_through(c) {
+        let geo = &*self.geo;
+        let steps = &geo.road_steps[me];
+        let one = STONE[me];
+        for &r in geo.roads_through(c) {
             let r = r as usize;
-            self.counts[r][me] -= 1;
-            let [mine, theirs] = [self.counts[r][me] as usize, self.counts[r][them] as usize];
-            if theirs == 0 {
-                self.live[me][mine + 1] -= 1;
-                if mine > 0 {
-                    self.live[me][mine] += 1;
-                }
-                if mine + 1 == level {
-                    self.threats[me][r / 64] &= !(1 << (r % 64));
-                    self.threat_total[me] -= 1;
-                }
-                Self::move_near_threat(&mut self.near_threats[me], &self.geo.near_roles, r, mine + 1, mine);
-            } else if mine == 0 {
-                self.live[them][theirs] += 1;
-                if theirs >= level {
-                    self.threats[them][r / 64] |= 1 << (r % 64);
-                    self.threat_total[them] += 1;
-                }
-                Self::move_near_threat(&mut self.near_threats[them], &self.geo.near_roles, r, 0, theirs);
+            let n = &mut self.counts[r];
+            *n -= one;
+            let step = steps[*n as usize];
+            self.live[step.up()] -= 1;
+            self.live[step.down()] += 1;
+            if step.flips() != 0 {
+                flip_sets(&mut self.sets[r / 64], r, step.flips());
+                let [black, white] = step.threat_changes();
+                self.threat_total[0] -= black;
+                self.threat_total[1] -= white;
             }
         }
     }
@@ -416,7 +406,12 @@ impl Board {
 
 /// The indices of the set bits of a bit set, in increasing order.
 pub(crate) fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    words.iter().enumerate().flat_map(|(wi, &word)| {
+    set_bits_of(words.iter().copied())
+}
+
+/// The indices of the set bits of a bit set given word by word, in increasing order.
+fn set_bits_of(words: impl Iterator<Item = u64>) -> impl Iterator<Item = usize> {
+    words.enumerate().flat_map(|(wi, word)| {
         let mut w = word;
         std::iter::from_fn(move || {
             if w == 0 {
@@ -428,6 +423,75 @@ pub(crate) fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
             }
         })
     })
+}
+
+/// Slots of [`Board`]'s live-road histogram: MAX_K + 1 per colour, then the sink.
+const LIVE_SLOTS: usize = 32;
+/// The histogram slot that takes the changes no count stands for (never read).
+pub(super) const LIVE_SINK: usize = 2 * (MAX_K + 1);
+/// Sets of roads per colour: its threat roads and the roads one and two stones short.
+pub(super) const ROLES: usize = 3;
+
+/// The index into a [`RoadStep`] table of a road holding these stones (by colour): the
+/// board's packed counts (k is at most 8, so each count fits in 4 bits).
+#[inline(always)]
+pub(super) fn step_index([black, white]: [u8; 2]) -> usize {
+    (black | white << 4) as usize
+}
+
+/// A stone of each colour in the packed counts of a road.
+const STONE: [u8; 2] = [1, 16];
+
+/// What a stone does to one road, by the road's counts before it (see
+/// [`Geometry::road_steps`]): the histogram slot that loses the road, the one that gains it
+/// (either may be [`LIVE_SINK`]), and the road sets it joins or leaves (bit `c * ROLES +
+/// role`, see `Board::sets`). Taking the stone back undoes it: the same step with the slots'
+/// roles swapped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoadStep([u8; 4]);
+
+impl RoadStep {
+    /// `threats`: how the stone changes each colour's count of threat roads (-1, 0 or 1).
+    pub(super) fn new(down: usize, up: usize, flips: u8, threats: [i32; 2]) -> RoadStep {
+        debug_assert!(down < LIVE_SLOTS && up < LIVE_SLOTS);
+        let threats = threats.map(|t| (t + 1) as u8);
+        RoadStep([down as u8, up as u8, flips, threats[0] | threats[1] << 2])
+    }
+
+    /// Masked to the histogram's size, so that indexing needs no bounds check.
+    #[inline(always)]
+    fn down(self) -> usize {
+        self.0[0] as usize % LIVE_SLOTS
+    }
+
+    #[inline(always)]
+    fn up(self) -> usize {
+        self.0[1] as usize % LIVE_SLOTS
+    }
+
+    #[inline(always)]
+    fn flips(self) -> u8 {
+        self.0[2]
+    }
+
+    /// The change of each colour's threat roads (some only when [`flips`](Self::flips) is
+    /// not 0).
+    #[inline(always)]
+    fn threat_changes(self) -> [i32; 2] {
+        let t = self.0[3] as i32;
+        [(t & 3) - 1, (t >> 2 & 3) - 1]
+    }
+}
+
+/// Flips road r in the sets of `flips` (`words`: the sets' words holding r).
+#[inline]
+fn flip_sets(words: &mut [u64; 8], r: usize, flips: u8) {
+    let bit = 1u64 << (r % 64);
+    let mut f = flips;
+    while f != 0 {
+        words[f.trailing_zeros() as usize % 8] ^= bit;
+        f &= f - 1;
+    }
 }
 
 /// Why a stone cannot be placed.
@@ -492,7 +556,18 @@ mod tests {
         for &c in &cells {
             if seen.insert(c) && b.winner().is_none() {
                 b.play(c);
-                assert_eq!(b.live, b.live_roads_global());
+                let global = b.live_roads_global();
+                for colour in Colour::BOTH {
+                    assert_eq!(b.live_roads(colour), &global[colour.index()]);
+                    let threats = (0..b.geometry().road_count())
+                        .filter(|&r| {
+                            let n = b.road_counts(r);
+                            n[colour.other().index()] == 0 && n[colour.index()] as usize >= b.rules().threat_level()
+                        })
+                        .count();
+                    assert_eq!(b.threat_count(colour) as usize, threats);
+                    assert_eq!(b.threat_roads(colour).count(), threats);
+                }
                 for colour in Colour::BOTH {
                     for need in 1..=2 {
                         let want: Vec<usize> = (0..b.geometry().road_count())
@@ -514,8 +589,8 @@ mod tests {
         assert_eq!(b.cells, empty.cells);
         assert_eq!(b.counts, empty.counts);
         assert_eq!(b.live, empty.live);
-        assert_eq!(b.threats, empty.threats);
-        assert_eq!(b.near_threats, empty.near_threats);
+        assert_eq!(b.sets, empty.sets);
+        assert_eq!(b.threat_total, empty.threat_total);
         assert_eq!(b.hash, 0);
     }
 }

@@ -4,6 +4,8 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::board::{step_index, Board, Colour, RoadStep, LIVE_SINK, ROLES};
+
 /// The largest k supported (roads are at most this long).
 pub const MAX_K: usize = 8;
 
@@ -85,6 +87,8 @@ pub struct Geometry {
     pub rules: Rules,
     /// Road r holds cells `road_cells[r*k .. r*k+k]`.
     pub road_cells: Vec<Cell>,
+    /// The direction of each road (an index into [`DIRECTIONS`]).
+    pub road_direction: Vec<u8>,
     /// Roads through cell c: `cell_roads[cell_road_start[c] .. cell_road_start[c+1]]`.
     pub cell_roads: Vec<u16>,
     pub cell_road_start: Vec<u32>,
@@ -93,9 +97,13 @@ pub struct Geometry {
     pub(super) zobrist: [Vec<u64>; 2],
     /// The roads through each cell, by direction.
     pub(super) lines: Vec<[LineThrough; 4]>,
-    /// For each stone count n of a live road, bit `need - 1` is set when n is `need` (1 or 2)
-    /// stones short of a threat road (and n >= 1): the near-threat sets it belongs in.
-    pub(super) near_roles: [u8; MAX_K + 1],
+    /// What a stone of each colour does to a road, by the road's counts before it
+    /// (`road_steps[colour][step_index(counts)]`, see [`RoadStep`]): the board's update of a
+    /// road as one table lookup.
+    pub(super) road_steps: [[RoadStep; 256]; 2],
+    /// Whose stone goes down next and how many stones are left in that turn, by the stones
+    /// on the board (0 ..= cells): the turn order as a table, not a division.
+    pub(super) turns: Vec<(Colour, u8)>,
 }
 
 /// The four line directions: horizontal, vertical, diagonal, anti-diagonal.
@@ -108,6 +116,7 @@ impl Geometry {
         assert!((1..=MAX_P as u8).contains(&rules.p) && (1..=rules.p).contains(&rules.q), "unsupported p or q");
         assert!(w * h <= u16::MAX as i32, "board too large");
         let mut road_cells = Vec::new();
+        let mut road_direction = Vec::new();
         // The road starting at a cell, by direction.
         let mut road_at = vec![[None::<u16>; 4]; (w * h) as usize];
         for (dir, (dx, dy)) in DIRECTIONS.into_iter().enumerate() {
@@ -118,6 +127,7 @@ impl Geometry {
                         continue;
                     }
                     road_at[(x + y * w) as usize][dir] = Some((road_cells.len() / k as usize) as u16);
+                    road_direction.push(dir as u8);
                     for i in 0..k {
                         road_cells.push(((x + dx * i) + (y + dy * i) * w) as Cell);
                     }
@@ -184,11 +194,22 @@ impl Geometry {
                 })
             })
             .collect();
-        let level = rules.threat_level();
-        let near_roles = std::array::from_fn(|n| {
-            (1..=2).filter(|&need| n >= 1 && n + need == level).map(|need| 1u8 << (need - 1)).sum()
-        });
-        Geometry { rules, road_cells, cell_roads, cell_road_start, near_cells, zobrist, lines, near_roles }
+        let road_steps = road_steps(rules);
+        let turns = (0..=rules.cells())
+            .map(|n| (Board::colour_of_stone(rules, n), Board::stones_left_after(rules, n) as u8))
+            .collect();
+        Geometry {
+            rules,
+            road_cells,
+            road_direction,
+            cell_roads,
+            cell_road_start,
+            near_cells,
+            zobrist,
+            lines,
+            road_steps,
+            turns,
+        }
     }
 
     /// The shared geometry of a rule set (built once per process for each rule set).
@@ -225,4 +246,54 @@ impl Geometry {
         let c = c as usize;
         &self.cell_roads[self.cell_road_start[c] as usize..self.cell_road_start[c + 1] as usize]
     }
+}
+
+/// The [`RoadStep`] of a stone of each colour on a road of each count it can hold: the
+/// road's histogram slot and sets before and after (a road of one colour's n stones is in
+/// that colour's slot n, its threat set from k - p stones, its near-threat sets one and two
+/// stones short of that; a road of both colours or none is in no slot and no set).
+fn road_steps(rules: Rules) -> [[RoadStep; 256]; 2] {
+    let (k, level) = (rules.k as usize, rules.threat_level());
+    let slot = |n: [usize; 2]| match n {
+        [b, 0] if b > 0 => b,
+        [0, w] if w > 0 => MAX_K + 1 + w,
+        _ => LIVE_SINK,
+    };
+    let roles = |n: [usize; 2]| -> u8 {
+        let of = |c: usize, mine: usize| -> u8 {
+            let mut bits = 0;
+            if mine >= level {
+                bits |= 1;
+            }
+            for need in 1..=2 {
+                if mine >= 1 && mine + need == level {
+                    bits |= 1 << need;
+                }
+            }
+            bits << (c * ROLES)
+        };
+        match n {
+            [b, 0] if b > 0 => of(0, b),
+            [0, w] if w > 0 => of(1, w),
+            _ => 0,
+        }
+    };
+    let mut steps = [[RoadStep::default(); 256]; 2];
+    for (me, table) in steps.iter_mut().enumerate() {
+        for b in 0..=k {
+            for w in 0..=k - b {
+                let before = [b, w];
+                let mut after = before;
+                after[me] += 1;
+                if after[0] + after[1] > k {
+                    continue;
+                }
+                let index = step_index([b as u8, w as u8]);
+                let threat = |n: [usize; 2], c: usize| i32::from(roles(n) >> (c * ROLES) & 1);
+                let threats = [0, 1].map(|c| threat(after, c) - threat(before, c));
+                table[index] = RoadStep::new(slot(before), slot(after), roles(before) ^ roles(after), threats);
+            }
+        }
+    }
+    steps
 }

@@ -73,7 +73,7 @@ impl MoveGen {
             return false;
         }
         let min_blocks = opponent_turn + 1;
-        let turn = self.index_threat_roads(board, me);
+        let turn = self.index_threat_roads(board, me, min_blocks);
         let wins = self.find_threat_candidate(min_blocks, turn, |gen, packed| {
             gen.blocks_after(board, me, turn, packed, min_blocks) >= min_blocks
         });
@@ -86,7 +86,7 @@ impl MoveGen {
     /// [`index_threat_roads`](Self::index_threat_roads)), and returns the stones of `me`'s
     /// turn. Pair the call with [`clear_threat_index`](Self::clear_threat_index).
     pub(super) fn threat_candidates(&mut self, board: &Board, me: Colour, min_blocks: usize) -> usize {
-        let turn = self.index_threat_roads(board, me);
+        let turn = self.index_threat_roads(board, me, min_blocks);
         let mut moves = std::mem::take(&mut self.threat_candidates);
         moves.clear();
         self.find_threat_candidate(min_blocks, turn, |_, packed| {
@@ -104,8 +104,11 @@ impl MoveGen {
     /// move's stones come from roads holding k - p - 1 (one stone is enough: their cells are
     /// the *singles*) or, for two-stone turns, both from one road holding k - p - 2. Each
     /// cell's roads are listed with those one stone short first, and `threat_ones` counts
-    /// them. Pair the call with [`clear_threat_index`](Self::clear_threat_index).
-    pub(super) fn index_threat_roads(&mut self, board: &Board, me: Colour) -> usize {
+    /// them. With `min_blocks` above 2, a road two stones short is listed only when one of
+    /// its cells is a single (see `find_threat_candidate_in`: such moves have a single among
+    /// their stones, and a road two stones short lifts a threat only with both stones in it).
+    /// Pair the call with [`clear_threat_index`](Self::clear_threat_index).
+    pub(super) fn index_threat_roads(&mut self, board: &Board, me: Colour, min_blocks: usize) -> usize {
         let turn = if me == board.to_move() { self.turn_stones(board) } else { board.rules().p as usize };
         let level = board.rules().threat_level();
         // The roads a turn can make threats of, listed at each of their empty cells: a move's
@@ -128,7 +131,11 @@ impl MoveGen {
         self.two_short_from = at_cells.len();
         if turn == 2 && level > 2 {
             for r in board.near_threat_roads(me, 2) {
+                let from = at_cells.len();
                 at_cells.extend(board.empty_cells_of_road(r).map(|c| (c, r as u16)));
+                if min_blocks > 2 && at_cells[from..].iter().all(|&(c, _)| self.threat_ones[c as usize] == 0) {
+                    at_cells.truncate(from);
+                }
             }
         }
         // Each cell's roads, for `blocks_after` (a road is listed once at each of its cells,
@@ -228,7 +235,7 @@ impl MoveGen {
     /// The stones needed to block every threat the packed move of `me` leaves (measured
     /// exactly from `min_blocks` up to `turn.max(2)`, more reported as one more), or a number
     /// below `min_blocks` when fewer stones stop them (0 when it leaves fewer threats than
-    /// `min_blocks`). Reads the index
+    /// `min_blocks`, or threats that so few stones stop on the face of it). Reads the index
     /// [`threat_candidates`](Self::threat_candidates) built.
     pub(super) fn blocks_after(
         &mut self,
@@ -257,6 +264,10 @@ impl MoveGen {
         // leave too few.
         let mut lifted = [0u16; 8 * MAX_K];
         let mut n = 0;
+        // The threats by stone and direction: those through the first stone, then those
+        // through the second only.
+        let mut groups = [0u8; 8];
+        let direction = &board.geometry().road_direction;
         for (i, roads) in listed.iter().enumerate() {
             for &r in roads.iter() {
                 let in_other = listed[1 - i].contains(&r);
@@ -267,10 +278,21 @@ impl MoveGen {
                 if board.road_counts(r as usize)[me.index()] as usize + hits >= level {
                     lifted[n] = r;
                     n += 1;
+                    groups[(i * 4 + direction[r as usize] as usize) % 8] += 1;
                 }
             }
         }
         if n < min_blocks {
+            return 0;
+        }
+        // The threats through one stone in one direction lie on one line, and the nearest
+        // empty cell on either side of the stone is in every one of them with an empty cell
+        // on that side (it lies between that cell and the stone, and the cells between are
+        // stones): two stones stop a group, one stone a group of one threat. Stopping all
+        // groups so takes fewer than 3 stones in most moves that lift 3 threats or more
+        // (most of them lie on one line), which spares listing their cells; fewer blocks
+        // than that are measured below (up to 2 stones may be asked for exactly).
+        if min_blocks > 2 && groups.iter().map(|&g| g.min(2) as usize).sum::<usize>() < min_blocks {
             return 0;
         }
         let threats = &mut self.threats;

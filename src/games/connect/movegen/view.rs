@@ -33,17 +33,17 @@ pub struct BoardView {
     k: usize,
     /// The stones the view reflects, in the order they were played.
     stones: Vec<Cell>,
-    /// The stone counts of every road as the view last saw them.
-    counts: Vec<[u8; 2]>,
+    /// The stone counts of every road as the view last saw them (packed, as
+    /// [`Board::road_state`] gives them).
+    counts: Vec<u8>,
     classes: Vec<RoadClasses>,
     /// Stones within distance 2 of each cell: the candidate area.
     near: Vec<u8>,
     /// The cells with a stone near, as a bit set: the generator visits these instead of
     /// testing every cell of the board.
     near_set: Vec<u64>,
-    /// `class_bits[black * (MAX_K + 1) + white]`: the histogram bytes of a road holding
-    /// these stones.
-    class_bits: Vec<RoadClasses>,
+    /// The histogram bytes of a road by its packed counts ([`Board::road_state`]).
+    class_bits: Box<[RoadClasses; 256]>,
 }
 
 impl BoardView {
@@ -51,17 +51,17 @@ impl BoardView {
     pub fn new(board: &Board) -> BoardView {
         let geo = board.geometry();
         let k = board.rules().k as usize;
-        let mut class_bits = vec![0; (MAX_K + 1) * (MAX_K + 1)];
+        let mut class_bits = Box::new([0; 256]);
         for black in 0..=k {
             for white in 0..=k {
-                class_bits[black * (MAX_K + 1) + white] = class_of(k, [black, white]);
+                class_bits[black | white << 4] = class_of(k, [black, white]);
             }
         }
         let cells = board.rules().cells();
         BoardView {
             k,
             stones: Vec::with_capacity(cells),
-            counts: vec![[0, 0]; geo.road_count()],
+            counts: vec![0; geo.road_count()],
             classes: (0..cells as Cell).map(|c| geo.roads_through(c).len() as u128 * class_bits[0]).collect(),
             near: vec![0; cells],
             near_set: vec![0; cells.div_ceil(64)],
@@ -72,7 +72,7 @@ impl BoardView {
     /// Brings the view up to date with `board` (of the rules it was made for).
     pub fn sync(&mut self, board: &Board) {
         let now = board.history();
-        let same = self.stones.iter().zip(now).take_while(|(a, b)| a == b).count();
+        let same = common_prefix(&self.stones, now);
         if same == self.stones.len() && same == now.len() {
             return;
         }
@@ -115,9 +115,9 @@ impl BoardView {
         let mut any = 0;
         for (d, &r) in change.iter_mut().zip(line.roads()) {
             let r = r as usize;
-            let (was, is) = (self.counts[r], board.road_counts(r));
+            let (was, is) = (self.counts[r], board.road_state(r));
             if was != is {
-                let bits = |[b, w]: [u8; 2]| self.class_bits[b as usize * (MAX_K + 1) + w as usize];
+                let bits = |n: u8| self.class_bits[n as usize];
                 *d = bits(is).wrapping_sub(bits(was));
                 any |= *d;
                 self.counts[r] = is;
@@ -158,6 +158,22 @@ impl BoardView {
     }
 }
 
+/// How many stones two histories have in common from the start. The view asks at every
+/// generation, of histories of dozens of stones that differ in the last few: compared 8
+/// stones at a time first.
+fn common_prefix(a: &[Cell], b: &[Cell]) -> usize {
+    const CHUNK: usize = 8;
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + CHUNK <= n && a[i..i + CHUNK] == b[i..i + CHUNK] {
+        i += CHUNK;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
 /// The slot of a road holding `n` stones of `colour` and none of the other, if it has one.
 fn class_slot(colour: Colour, n: usize, k: usize) -> Option<usize> {
     (n < k).then_some(colour.index() * CLASS_HALF + n)
@@ -189,6 +205,20 @@ mod tests {
             .iter()
             .map(|&r| class_of(k, board.road_counts(r as usize).map(usize::from)))
             .sum()
+    }
+
+    #[test]
+    fn common_prefix_is_the_stones_before_the_first_difference() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..2000 {
+            let a: Vec<Cell> = (0..rng.random_range(0..40)).map(|_| rng.random_range(0..3)).collect();
+            let mut b = a.clone();
+            b.truncate(rng.random_range(0..=a.len()));
+            b.extend((0..rng.random_range(0..10)).map(|_| rng.random_range(0..3)));
+            let naive = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+            assert_eq!(common_prefix(&a, &b), naive, "{a:?} {b:?}");
+            assert_eq!(common_prefix(&b, &a), naive);
+        }
     }
 
     #[test]
