@@ -80,6 +80,24 @@ pub trait TreeGame: Searchable {
         false
     }
 
+    /// Whether the search may reduce (search shallower first) and prune the late moves of
+    /// this interior node: a node where neither side threatens anything that forces the
+    /// other's next move, so that a late move is a positional choice the generator ranked
+    /// low. Asked at most once a node, before its first late move. The default, no, keeps a
+    /// game's tree exactly as it was (Connect6 and the others).
+    fn reducible_node(gen: &mut Self::Gen, pos: &Self::Position) -> bool {
+        let _ = (gen, pos);
+        false
+    }
+
+    /// Whether `m`, just played (`pos` is the position after it), is a quiet move that a
+    /// reducible node may search shallower first: one that makes no threat the opponent must
+    /// answer. Asked only where [`reducible_node`](Self::reducible_node) said yes.
+    fn quiet_move(pos: &Self::Position, m: MoveOf<Self>) -> bool {
+        let _ = (pos, m);
+        false
+    }
+
     /// Whether the principal variation may follow a table move here (a game may allow what
     /// [`playable`](Self::playable) refuses, e.g. a move cut short by its winning stone).
     fn replayable(pos: &Self::Position, m: MoveOf<Self>) -> bool {

@@ -2,7 +2,8 @@
 //! row wins (an overline wins too, as the Gomoku blog plays it); a full board is a draw.
 //!
 //! The game shares the Connect board, notation, threat roads and threat-space search (here:
-//! victory by continuous fours) with Connect6. Its own parts: the position keeps the 6-cell
+//! victory by continuous fours) with Connect6, and adds its own search by threats with threes
+//! ([`vct`]) at the root. Its own parts: the position keeps the 6-cell
 //! windows of the Gomoku blog's evaluation incrementally ([`GomokuBoard`]), the default evaluation is
 //! that [`tuple6`] table, the move generator answers the opponent's threes ([`movegen`]), and
 //! the engine speaks Gomocup's `pbrain` protocol ([`pbrain`]).
@@ -17,6 +18,7 @@
 pub mod movegen;
 pub mod pbrain;
 pub mod tuple6;
+pub mod vct;
 
 use std::io::{BufRead, Write};
 
@@ -35,7 +37,7 @@ use crate::games::connect::openings::{canonical, stones_in_turns, ConnectOpening
 use crate::games::connect::search::{self as connect_search, ConnectGen, ThreatSpace};
 use crate::games::connect::sgf::SgfGame;
 use crate::games::{BuiltIn, Descriptor, ProtocolOptions};
-use crate::search::{Engine, Exact, Playouts, Root, Searchable, TreeGame, TreeSearch};
+use crate::search::{Clock, Engine, Exact, Playouts, Root, Searchable, Tactics, TreeGame, TreeSearch, MATE};
 use tuple6::{Tuple6Eval, WindowCounts, GOMOKU_TUPLE6};
 
 /// Freestyle Gomoku.
@@ -228,9 +230,50 @@ impl Evaluate<GomokuBoard> for GomokuEval {
     }
 }
 
+/// Gomoku's threat-space searches as the tree search's tactics: continuous fours (the
+/// Connect games' [`ThreatSpace`]) first, then continuous threats with threes ([`vct`]) within
+/// their own budgets.
+pub struct GomokuThreats;
+
+/// Positions the root's search by threats may visit when the one by fours found no win.
+const VCT_ROOT_NODES: u64 = 20_000;
+/// Attacking moves the search by threats chains at most.
+const VCT_DEPTH: u32 = 8;
+
+impl Tactics<Gomoku> for GomokuThreats {
+    fn prove_win(
+        gen: &mut ConnectGen,
+        clock: &mut Clock,
+        pos: &mut GomokuBoard,
+        settings: &EngineSettings,
+    ) -> Option<(Move, i32)> {
+        if let Some(win) = <ThreatSpace as Tactics<Gomoku>>::prove_win(gen, clock, pos, settings) {
+            return Some(win);
+        }
+        if clock.stopped {
+            return None;
+        }
+        // A win by threats takes two of the attacker's turns per three (the three, then the
+        // four), one per four: scored as the longest such win of its attacking moves.
+        vct::vct(gen, clock, pos, VCT_DEPTH.min(settings.vcdt_depth), VCT_ROOT_NODES)
+            .map(|(m, attacks)| (m, MATE - (4 * attacks as i32 + 1)))
+    }
+
+    fn has_proven_win(
+        gen: &mut ConnectGen,
+        clock: &mut Clock,
+        pos: &mut GomokuBoard,
+        settings: &EngineSettings,
+    ) -> bool {
+        // Continuous fours only: the root's checks of every move against the opponent's
+        // threats run within budgets sized for them.
+        <ThreatSpace as Tactics<Gomoku>>::has_proven_win(gen, clock, pos, settings)
+    }
+}
+
 impl Searchable for Gomoku {
     type Eval = GomokuEval;
-    type Searcher = TreeSearch<Gomoku, ThreatSpace>;
+    type Searcher = TreeSearch<Gomoku, GomokuThreats>;
 
     fn evaluator(&self, eval: &str, weights: &Weights) -> GomokuEval {
         assert_eq!(weights.schema().game, Self::NAME, "a table of another game");
@@ -276,6 +319,15 @@ impl TreeGame for Gomoku {
     fn playable(pos: &GomokuBoard, m: Move) -> bool {
         connect_search::playable(&pos.board, m)
     }
+
+    fn reducible_node(gen: &mut ConnectGen, pos: &GomokuBoard) -> bool {
+        movegen::reducible_node(gen, &pos.board)
+    }
+
+    #[inline]
+    fn quiet_move(pos: &GomokuBoard, m: Move) -> bool {
+        movegen::quiet_move(&pos.board, m)
+    }
 }
 
 impl Playouts for Gomoku {
@@ -291,7 +343,8 @@ impl Playouts for Gomoku {
 /// Gomoku's middle-game positions searched by `bench` (record notation from the empty
 /// board): from self-play games of the default engine at depth 3 from generated openings
 /// (moves 12 to 16), no four on the board and no forced win found for the side to move by a
-/// depth-4 search with continuous fours 6 deep; Black and White to move.
+/// depth-4 search with continuous fours 6 deep (the fifth holds a win by threes, which the
+/// root's search with threes finds); Black and White to move.
 pub const GOMOKU_BENCH: &[&str] = &[
     "j8 i10 h10 i9 i11 g9 j10 h9 f9 k9 j9 j11 g8 k12 l13",
     "i7 g6 k5 j6 k7 j7 j8 h6 i6 i8 k6 k4",
@@ -399,6 +452,12 @@ mod tests {
             sides[b.to_move().index()] += 1;
             e.new_game(0);
             let r = e.search(&mut pos, &Limits::depth(4));
+            if *text == GOMOKU_BENCH[4] {
+                // A win by threats (i10 first, mate in 7 by a depth-10 search) beyond the
+                // depth-4 search and continuous fours: the root's search with threes proves it.
+                assert!(r.score > MATE_BOUND && Gomoku.format_move(&pos, r.best) == "i10", "{text}: {r:?}");
+                continue;
+            }
             assert!(r.score.abs() < MATE_BOUND, "{text}: {r:?}");
         }
         assert!(sides[0] > 0 && sides[1] > 0);

@@ -81,3 +81,40 @@ fn answer_threes(gen: &mut ConnectGen, board: &Board, out: &mut Vec<Move>) {
     rest.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
     out.extend(rest.into_iter().map(|(_, c)| Move::single(c)));
 }
+
+/// Whether a node's late moves may be searched shallower (see
+/// [`TreeGame::reducible_node`](crate::search::TreeGame::reducible_node)): neither side has a
+/// four, and the opponent has no three (no move that would leave a live four or two fours),
+/// so that the moves are not answers the generator listed because they must be tried.
+pub fn reducible_node(gen: &mut ConnectGen, board: &Board) -> bool {
+    let me = board.to_move();
+    if board.threat_count(me) > 0 || board.threat_count(me.other()) > 0 {
+        return false;
+    }
+    let mut theirs = Vec::new();
+    gen.movegen.threat_moves_for(board, me.other(), 2, &mut theirs);
+    theirs.is_empty()
+}
+
+/// Whether the stone just played (`board` is the position after it) makes nothing the
+/// opponent must answer: no four, and no two windows of five through it holding three of
+/// the mover's stones and none of the opponent's (an open three, or two threes that a fourth
+/// stone could join into two fours).
+pub fn quiet_move(board: &Board, m: Move) -> bool {
+    let mover = board.to_move().other();
+    if board.threat_count(mover) > 0 {
+        return false;
+    }
+    let geo = board.geometry();
+    m.stones().iter().all(|&c| {
+        let threes = geo
+            .roads_through(c)
+            .iter()
+            .filter(|&&r| {
+                let n = board.road_counts(r as usize);
+                n[mover.index()] >= 3 && n[mover.other().index()] == 0
+            })
+            .count();
+        threes < 2
+    })
+}
