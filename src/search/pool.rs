@@ -8,6 +8,8 @@
 //! helper that had not started yet. A parked thread is woken instead, and work a helper has
 //! not started can be taken back ([`Helper::finish`]).
 
+use std::any::Any;
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -24,6 +26,10 @@ enum Slot<S, R> {
     Running,
     /// Done; the main thread has not collected it yet.
     Done(R),
+    /// The job panicked (the payload, for the main thread to raise again); the thread ended.
+    Panicked(Box<dyn Any + Send>),
+    /// The thread ended after a panic: no more work runs.
+    Dead,
     /// The searcher is gone: the thread ends.
     Quit,
 }
@@ -34,8 +40,7 @@ struct Shared<S, R> {
 }
 
 impl<S, R> Shared<S, R> {
-    /// The slot; a thread that panicked while holding it left it as it was, which is still
-    /// a valid state (a panic in a job reaches the main thread as a missing result).
+    /// The slot (never held while a job runs, so never poisoned by one).
     fn lock(&self) -> MutexGuard<'_, Slot<S, R>> {
         self.slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -72,36 +77,55 @@ impl<S: Send + 'static, R: Send + 'static> Helper<S, R> {
                         slot = theirs.changed.wait(slot).unwrap_or_else(|poisoned| poisoned.into_inner());
                     }
                 };
-                let done = job(&mut searcher);
+                // A panic in the search is raised again on the main thread, as a scoped
+                // thread's would be; the searcher may be half-way through a change, so the
+                // thread ends.
+                let done = std::panic::catch_unwind(AssertUnwindSafe(|| job(&mut searcher)));
                 let mut slot = theirs.lock();
                 if let Slot::Quit = *slot {
                     return;
                 }
-                *slot = Slot::Done(done);
+                let panicked = done.is_err();
+                *slot = done.map_or_else(Slot::Panicked, Slot::Done);
                 theirs.changed.notify_all();
+                if panicked {
+                    return;
+                }
             })
             .expect("the system refused a thread for a search helper");
         Helper { shared, thread: Some(thread), stop }
     }
 
     /// Hands the helper work; it must have none (the last was collected by
-    /// [`finish`](Self::finish)).
+    /// [`finish`](Self::finish)). A helper whose thread ended after a panic takes none.
     pub(super) fn post(&self, job: impl FnOnce(&mut S) -> R + Send + 'static) {
         let mut slot = self.shared.lock();
+        if let Slot::Dead = *slot {
+            return;
+        }
         debug_assert!(matches!(*slot, Slot::Idle), "work posted to a busy helper");
         *slot = Slot::Posted(Box::new(job));
         self.shared.changed.notify_all();
     }
 
     /// The result of the work posted last: waits for it unless `take_back` and the helper
-    /// has not started it, in which case the work is dropped and there is no result (nor
-    /// when the job panicked).
+    /// has not started it, in which case the work is dropped and there is no result. A panic
+    /// of the job is raised again here.
     pub(super) fn finish(&self, take_back: bool) -> Option<R> {
         let mut slot = self.shared.lock();
         loop {
             match std::mem::replace(&mut *slot, Slot::Idle) {
                 Slot::Done(done) => return Some(done),
                 Slot::Posted(_) if take_back => return None,
+                Slot::Panicked(payload) => {
+                    *slot = Slot::Dead;
+                    drop(slot);
+                    std::panic::resume_unwind(payload);
+                }
+                Slot::Dead => {
+                    *slot = Slot::Dead;
+                    return None;
+                }
                 Slot::Idle | Slot::Quit => return None,
                 other => *slot = other,
             }
@@ -144,6 +168,18 @@ mod tests {
             assert_eq!(helper.finish(false), Some(i as usize + 1));
             assert_eq!(helper.finish(false), None, "collected twice");
         }
+    }
+
+    /// A job's panic is raised again by `finish`, and the helper takes no more work.
+    #[test]
+    fn a_panic_in_a_job_reaches_the_main_thread() {
+        let helper = Helper::<(), u32>::start((), Arc::default());
+        helper.post(|_| panic!("a bug in the search"));
+        let raised = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| helper.finish(false)));
+        let message = raised.expect_err("the panic was swallowed");
+        assert_eq!(message.downcast_ref::<&str>(), Some(&"a bug in the search"));
+        helper.post(|_| 1);
+        assert_eq!(helper.finish(false), None);
     }
 
     /// Work the helper has not started can be taken back; work it has started is waited for.
