@@ -94,6 +94,8 @@ pub struct Geometry {
     pub cell_road_start: Vec<u32>,
     /// Cells within Chebyshev distance 2 of each cell (itself excluded).
     pub near_cells: Vec<Vec<Cell>>,
+    /// The column and row of each cell.
+    coords: Vec<[u8; 2]>,
     pub(super) zobrist: [Vec<u64>; 2],
     /// The roads through each cell, by direction.
     pub(super) lines: Vec<[LineThrough; 4]>,
@@ -194,6 +196,7 @@ impl Geometry {
                 })
             })
             .collect();
+        let coords = (0..w * h).map(|c| [(c % w) as u8, (c / w) as u8]).collect();
         let road_steps = road_steps(rules);
         let turns = (0..=rules.cells())
             .map(|n| (Board::colour_of_stone(rules, n), Board::stones_left_after(rules, n) as u8))
@@ -205,6 +208,7 @@ impl Geometry {
             cell_roads,
             cell_road_start,
             near_cells,
+            coords,
             zobrist,
             lines,
             road_steps,
@@ -237,6 +241,15 @@ impl Geometry {
     #[inline]
     pub fn lines_through(&self, c: Cell) -> &[LineThrough; 4] {
         &self.lines[c as usize]
+    }
+
+    /// Whether some road holds both cells: they lie on one line (a row, a column or a
+    /// diagonal) fewer than k cells apart.
+    #[inline]
+    pub fn share_a_road(&self, a: Cell, b: Cell) -> bool {
+        let ([ax, ay], [bx, by]) = (self.coords[a as usize], self.coords[b as usize]);
+        let (dx, dy) = (ax.abs_diff(bx), ay.abs_diff(by));
+        (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) < self.rules.k
     }
 
     /// The roads through cell c, in increasing road order (move generation merges these

@@ -129,13 +129,26 @@ impl MoveGen {
         }
         // Roads two stones short: a pair of their empty cells makes a threat.
         self.two_short_from = at_cells.len();
-        if turn == 2 && level > 2 {
-            for r in board.near_threat_roads(me, 2) {
-                let from = at_cells.len();
-                at_cells.extend(board.empty_cells_of_road(r).map(|c| (c, r as u16)));
-                if min_blocks > 2 && at_cells[from..].iter().all(|&(c, _)| self.threat_ones[c as usize] == 0) {
-                    at_cells.truncate(from);
+        if turn == 2 && level > 2 && min_blocks > 2 {
+            // Only the roads through a single, found from the singles' roads (fewer than the
+            // roads two short on most boards), each from the first single on it.
+            let geo = board.geometry();
+            let two_short = ((level - 2) as u8) << (4 * me.index());
+            for &s in &singles {
+                for &r in geo.roads_through(s) {
+                    if board.road_state(r as usize) != two_short {
+                        continue;
+                    }
+                    let cells = geo.road(r as usize);
+                    if cells.iter().find(|&&c| self.threat_ones[c as usize] > 0) != Some(&s) {
+                        continue;
+                    }
+                    at_cells.extend(cells.iter().filter(|&&c| board.is_empty_cell(c)).map(|&c| (c, r)));
                 }
+            }
+        } else if turn == 2 && level > 2 {
+            for r in board.near_threat_roads(me, 2) {
+                at_cells.extend(board.empty_cells_of_road(r).map(|c| (c, r as u16)));
             }
         }
         // Each cell's roads, for `blocks_after` (a road is listed once at each of its cells,
@@ -268,9 +281,11 @@ impl MoveGen {
         // through the second only.
         let mut groups = [0u8; 8];
         let direction = &board.geometry().road_direction;
+        // Only stones on one line, close enough, have roads in common.
+        let share = stones.len() == 2 && board.geometry().share_a_road(stones[0], stones[1]);
         for (i, roads) in listed.iter().enumerate() {
             for &r in roads.iter() {
-                let in_other = listed[1 - i].contains(&r);
+                let in_other = share && listed[1 - i].contains(&r);
                 if i == 1 && in_other {
                     continue;
                 }
