@@ -34,7 +34,8 @@
 # with an opponent at a fixed depth (Cloudict) the whole match no longer depends on the load.
 # Take R from `evotune bench --depth 8` on an idle core. The opponent's CPU time is read by
 # running its program under /usr/bin/time (OPP_CPU=0 turns that off); a `cmd:` engine
-# without a NAME= is named after its program.
+# without a NAME= is named after its program. ENGINE="KEY=VALUE ..." sets engine options of
+# the tables' side (`--a-engine`), such as `later_time_share=0.333` (docs/config.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,7 +50,7 @@ CLOCK_NPS=${CLOCK_NPS:-}
 OPP_CPU=${OPP_CPU:-1}
 
 if [[ $# -lt 2 ]]; then
-  sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 if [[ ! -x $EVOTUNE ]]; then
@@ -106,6 +107,7 @@ fi
 
 budget=(--a-time-ms "$TIME_MS")
 [[ -n $CLOCK_NPS ]] && budget+=(--a-engine "clock_nps=$CLOCK_NPS")
+for option in ${ENGINE:-}; do budget+=(--a-engine "$option"); done
 [[ -n $OPP_TIME_MS ]] && budget+=(--b-time-ms "$OPP_TIME_MS")
 opp_label=${OPP_TIME_MS:+, $OPP_TIME_MS ms a move}
 clock_label=${CLOCK_NPS:+ (counted at $CLOCK_NPS positions a second)}

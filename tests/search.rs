@@ -425,3 +425,28 @@ fn a_search_on_two_threads_finds_the_forced_wins() {
     let r = e.search(&mut board(&LOST), &Limits::depth(3));
     assert_eq!(r.mate_in(), Some(-1));
 }
+
+/// Under a time plan (`later_time_share`), a game's first search has the whole fixed time
+/// and every later one only its share, until the next game. The clock counts positions
+/// (`clock_nps`), so the times are exact: 1,024 positions (10 ms at 100,000 a second) are
+/// the most a search runs past its deadline before it looks at the clock.
+#[test]
+fn a_time_plan_gives_a_games_first_move_the_whole_time() {
+    let settings =
+        |share| EngineSettings { clock_nps: 100_000, later_time_share: share, tt_mib: 4, ..EngineSettings::default() };
+    let limits = Limits::time_ms(300);
+    let position = board(&["l12", "k10j11", "m11m12"]);
+    let ms = |e: &mut Engine<Connect6>| e.search(&mut position.clone(), &limits).elapsed.as_millis();
+    let mut planned = Engine::<Connect6>::new(settings(0.25), &weights(Rules::CONNECT6));
+    planned.new_game(1);
+    let (first, later) = (ms(&mut planned), ms(&mut planned));
+    planned.new_game(2);
+    let next_game = ms(&mut planned);
+    assert!(first > 200 && first <= 310, "the first move has the whole time: {first} ms");
+    assert!(later > 40 && later <= 85, "a later move has a quarter of it: {later} ms");
+    assert!(next_game > 200, "a new game's first move has the whole time again: {next_game} ms");
+    let mut plain = Engine::<Connect6>::new(settings(1.0), &weights(Rules::CONNECT6));
+    plain.new_game(1);
+    let (first, later) = (ms(&mut plain), ms(&mut plain));
+    assert!(first > 200 && later > 200, "without a plan every move has the whole time: {first}, {later} ms");
+}

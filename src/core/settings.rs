@@ -165,6 +165,21 @@ fn is_one_thread(n: &usize) -> bool {
     *n == 1
 }
 
+fn one_share() -> f64 {
+    1.0
+}
+
+fn is_one_share(share: &f64) -> bool {
+    *share == 1.0
+}
+
+fn share_value(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 1.0 => Ok(v),
+        _ => Err(format!("`{text}`: expected a share of the time, more than 0 and at most 1")),
+    }
+}
+
 fn search_threads_value(text: &str) -> Result<usize, String> {
     ranged(text, 1, MAX_SEARCH_THREADS)
 }
@@ -281,6 +296,17 @@ pub struct EngineSettings {
     // Left out of a written config at 0, so that earlier runs keep their hash.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub clock_nps: u64,
+    /// A plan for a fixed time per move (`time_ms` alone: no game clock, depth or node
+    /// limit): every move of a game after its first ends at this share of the time, while the
+    /// first (the first move after the opening) has all of it, and its check for quiet moves
+    /// 8 times its usual positions. Against Cloudict the games are decided at the first moves
+    /// after the opening, and most later moves end early on a proven result anyway, so at 3
+    /// times the time and a share of 1/3 a game costs about what it did (docs/strength.md).
+    /// 1 (the default): every move has the whole time.
+    #[arg(long, default_value_t = 1.0, value_parser = share_value, help_heading = "Limits")]
+    // Left out of a written config at 1, so that earlier runs keep their hash.
+    #[serde(default = "one_share", skip_serializing_if = "is_one_share")]
+    pub later_time_share: f64,
 }
 
 impl Default for EngineSettings {
@@ -304,6 +330,7 @@ impl Default for EngineSettings {
             quiet_refutation_nodes: default_quiet_refutation_nodes(),
             search_threads: 1,
             clock_nps: 0,
+            later_time_share: one_share(),
         }
     }
 }
@@ -323,7 +350,7 @@ pub struct SideOverrides {
 
 /// The engine options `--a-engine KEY=VALUE` may set: limits, search and evaluation have
 /// flags of their own.
-const OPTION_KEYS: [&str; 13] = [
+const OPTION_KEYS: [&str; 14] = [
     "tt_mib",
     "singles",
     "seconds",
@@ -337,6 +364,7 @@ const OPTION_KEYS: [&str; 13] = [
     "quiet_refutation_nodes",
     "search_threads",
     "clock_nps",
+    "later_time_share",
 ];
 
 /// The settings a weight table's `[engine]` holds: the search and every engine option but the
@@ -347,9 +375,9 @@ pub fn table_engine_keys() -> impl Iterator<Item = &'static str> {
 }
 
 /// The engine settings that describe the machine a search runs on, not the engine a table
-/// was tuned with: its memory and its threads. A table does not carry them (the same table
+/// was tuned with: its memory, its threads, and how it spends a move's time. A table does not carry them (the same table
 /// plays on a laptop and on a cluster node); each command's options give them.
-pub const MACHINE_KEYS: [&str; 3] = ["tt_mib", "search_threads", "clock_nps"];
+pub const MACHINE_KEYS: [&str; 4] = ["tt_mib", "search_threads", "clock_nps", "later_time_share"];
 
 /// The engine settings given on the command line (by their `[engine]` names), which a weight
 /// table's `[engine]` does not override. Set once by `main`; empty in tests of the library.
@@ -426,6 +454,7 @@ impl EngineOption {
             "quiet_refutation_nodes" => settings.quiet_refutation_nodes = number(self)?,
             "search_threads" => settings.search_threads = number(self)?,
             "clock_nps" => settings.clock_nps = number(self)?,
+            "later_time_share" => settings.later_time_share = share_value(&self.value)?,
             "horizon_wins" => {
                 settings.horizon_wins =
                     self.value.parse().map_err(|_| format!("{} = {}: expected true or false", self.key, self.value))?
@@ -546,6 +575,9 @@ impl EngineSettings {
         in_range("killers", self.killers, 0, MAX_KILLERS)?;
         in_range("search_threads", self.search_threads, 1, MAX_SEARCH_THREADS)?;
         in_range("clock_nps", self.clock_nps, 0, MAX_NODES)?;
+        if !(self.later_time_share > 0.0 && self.later_time_share <= 1.0) {
+            return Err(format!("[engine] later_time_share = {}: more than 0 and at most 1", self.later_time_share));
+        }
         if self.search_threads > 1 && self.search != SearchKind::Pvs {
             return Err(format!(
                 "[engine] search_threads = {}: only the pvs search runs on several threads (this one is {})",
@@ -601,6 +633,7 @@ impl EngineSettings {
             ("--uct-c", self.uct_c.to_string(), d.uct_c.to_string()),
             ("--search-threads", self.search_threads.to_string(), d.search_threads.to_string()),
             ("--clock-nps", self.clock_nps.to_string(), d.clock_nps.to_string()),
+            ("--later-time-share", self.later_time_share.to_string(), d.later_time_share.to_string()),
         ];
         for (flag, v, default) in options {
             if !only_changed || v != default {

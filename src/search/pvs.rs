@@ -31,6 +31,11 @@ const REFUTATION_CHECK_SHARE: f64 = 0.3;
 /// in sharp positions it visits hundreds of thousands. 24 searches of 3,000 positions take
 /// about as long as the check's share of a 1 s move.
 const QUIET_CHECK_SEARCHES: u64 = 24;
+/// How many times its usual positions the check for quiet moves may visit at the first move
+/// of a game under a time plan (`later_time_share`): the move has the most time of the game,
+/// and the check's share of 3 s counted at 600,000 positions a second is 7.5 times its usual
+/// budget, so its time rather than its positions bounds it there.
+const FIRST_MOVE_QUIET_CHECK_FACTOR: u64 = 8;
 /// Positions the root's two refutation checks may visit together at depth 1 of a
 /// fixed-depth search, four times as many a depth deeper (the main search's own growth): at a
 /// fixed depth nothing else bounds them, and at 3,000 positions a threat-space search they
@@ -135,7 +140,12 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         if self.settings.vcdt_depth > 0 && self.settings.quiet_refutation_nodes > 0 && root_moves.len() > 1 {
             // The check gets a share of the time under a clock and a budget of positions
             // always; the moves it has not reached when either runs out stay.
-            let budget = self.settings.quiet_refutation_nodes.saturating_mul(QUIET_CHECK_SEARCHES);
+            let searches = if planned_time(&self.settings, limits) && self.searches == 1 {
+                QUIET_CHECK_SEARCHES * FIRST_MOVE_QUIET_CHECK_FACTOR
+            } else {
+                QUIET_CHECK_SEARCHES
+            };
+            let budget = self.settings.quiet_refutation_nodes.saturating_mul(searches);
             let outer = self.clock.narrow(start, QUIET_CHECK_SHARE, budget.min(fixed_depth_left.unwrap_or(u64::MAX)));
             self.set_aside_quietly_refuted(board, &mut root_moves, fixed_depth_left.is_some());
             self.clock.widen(outer);
@@ -548,6 +558,17 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         }
         pv
     }
+}
+
+/// Whether a search of `limits` follows the time plan of `later_time_share`: a fixed time per
+/// move alone (under a game clock the time manager plans, and depth or node limits are
+/// not time).
+pub(super) fn planned_time(settings: &EngineSettings, limits: &Limits) -> bool {
+    settings.later_time_share < 1.0
+        && limits.time_ms.is_some()
+        && limits.soft_ms.is_none()
+        && limits.depth.is_none()
+        && limits.nodes.is_none()
 }
 
 /// The positions the root's refutation checks may visit together in a search of `limits`:

@@ -213,6 +213,11 @@ impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
         let start = Instant::now();
         self.clock.start(limits, start, self.settings.clock_nps);
         self.searches += 1;
+        if super::pvs::planned_time(&self.settings, limits) && self.searches > 1 {
+            // Every move after the game's first ends at its share of the time; the whole
+            // search keeps the shorter time, so the narrower limits never go back.
+            let _shorter = self.clock.narrow(start, self.settings.later_time_share, u64::MAX);
+        }
         self.helper_nodes = 0;
         let mut result = match self.settings.search {
             SearchKind::Pvs | SearchKind::Alphabeta | SearchKind::AlphabetaUnordered => {
