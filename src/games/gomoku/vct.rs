@@ -81,21 +81,7 @@ impl Vct<'_> {
             Situation::Defend => {
                 // The defender's four: the block is forced, and the attack goes on only if the
                 // block itself threatens (the defender is to move again after it).
-                for &m in &moves {
-                    let placed = pos.play(m);
-                    let wins = self.defend(pos, depth);
-                    pos.undo(placed);
-                    if wins {
-                        if let Some(f) = found {
-                            *f = m;
-                        }
-                        return true;
-                    }
-                    if self.out_of_budget() {
-                        return false;
-                    }
-                }
-                return false;
+                return self.any_wins(pos, &moves, depth, found);
             }
             Situation::Quiet => {}
         }
@@ -103,9 +89,21 @@ impl Vct<'_> {
             return false;
         }
         let attacks = self.attacks(pos, me);
-        for m in attacks {
+        self.any_wins(pos, &attacks, depth - 1, found)
+    }
+
+    /// Whether one of the attacker's `moves`, in order, wins against every defence within
+    /// `depth` further attacking moves; `found` gets the first that does.
+    fn any_wins<P: ConnectPosition>(
+        &mut self,
+        pos: &mut P,
+        moves: &[Move],
+        depth: u32,
+        found: Option<&mut Move>,
+    ) -> bool {
+        for &m in moves {
             let placed = pos.play(m);
-            let wins = self.defend(pos, depth - 1);
+            let wins = self.defend(pos, depth);
             pos.undo(placed);
             if wins {
                 if let Some(f) = found {
