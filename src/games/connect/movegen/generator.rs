@@ -48,6 +48,10 @@ pub struct MoveGen {
     pub(super) threat_ones: Vec<u8>,
     /// Where the roads two stones short start in `threat_roads`.
     pub(super) two_short_from: usize,
+    /// The last move found by [`wins_next_turn`](Self::wins_next_turn) for each colour
+    /// (packed, 0 for none): the horizon nodes checked one after another are mostly siblings
+    /// and cousins, and a move that wins in one of them mostly wins in the next.
+    pub(super) win_hint: [u32; 2],
 }
 
 impl MoveGen {
@@ -100,6 +104,7 @@ impl MoveGen {
             threat_cell_roads: vec![([0; 4 * MAX_K], 0); cells],
             threat_ones: vec![0; cells],
             two_short_from: 0,
+            win_hint: [0; 2],
         }
     }
 

@@ -234,6 +234,7 @@ fn wins_next_turn_agrees_with_brute_force_on_random_positions() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(32);
     for rules in [Rules::CONNECT6, Rules::GOMOKU] {
         let (mut checked, mut wins) = (0, 0);
+        let mut shared = MoveGen::new(MoveGenConfig::for_rules(rules), &Board::new(rules));
         for _ in 0..400 {
             // Random stones close to the centre: crowded lines, many near-threats.
             let mut b = Board::new(rules);
@@ -254,11 +255,70 @@ fn wins_next_turn_agrees_with_brute_force_on_random_positions() {
             let mut gen = MoveGen::new(MoveGenConfig::for_rules(rules), &b);
             let want = wins_next_turn_by_brute_force(&b);
             assert_eq!(gen.wins_next_turn(&b), want, "{rules:?}\n{}", b.diagram());
+            // A generator that checked other positions before tries its last winning move
+            // first: the answer is the same.
+            assert_eq!(shared.wins_next_turn(&b), want, "{rules:?} (shared generator)\n{}", b.diagram());
             checked += 1;
             wins += usize::from(want);
         }
         assert!(checked >= 100 && wins >= 10 && wins < checked - 10, "{rules:?}: {wins} wins in {checked}");
     }
+}
+
+/// The blocks a pair needs, measured from the board alone (`pair_blocks`, how the horizon
+/// check tries its last winning move), against placing the pair and counting the blocks of
+/// every threat road, for random pairs of cells near crowded lines on random Connect6
+/// positions.
+#[test]
+fn a_pairs_blocks_from_the_board_agree_with_brute_force() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(33);
+    let rules = Rules::CONNECT6;
+    let (mut pairs, mut wins) = (0, 0);
+    for _ in 0..300 {
+        let mut b = Board::new(rules);
+        let stones = rng.random_range(6..30);
+        while b.stone_count() < stones && b.winner().is_none() {
+            let c = b.cell(rng.random_range(5..=13), rng.random_range(5..=13));
+            if b.is_empty_cell(c) {
+                b.play(c);
+            }
+        }
+        let me = b.to_move();
+        if b.winner().is_some() || b.stones_left_in_turn() != 2 || b.threat_count(me) > 0 {
+            continue;
+        }
+        let mut gen = MoveGen::new(MoveGenConfig::for_rules(rules), &b);
+        // The cells of roads a pair can lift to a threat, as the brute force above lists them.
+        let mut empty: Vec<Cell> = (0..b.geometry().road_count())
+            .filter(|&r| {
+                let n = b.road_counts(r);
+                n[me.other().index()] == 0 && n[me.index()] as usize + 2 >= rules.threat_level()
+            })
+            .flat_map(|r| b.empty_cells_of_road(r).collect::<Vec<_>>())
+            .collect();
+        empty.sort_unstable();
+        empty.dedup();
+        if empty.len() < 2 {
+            continue;
+        }
+        for _ in 0..60 {
+            let (a, c) = (empty[rng.random_range(0..empty.len())], empty[rng.random_range(0..empty.len())]);
+            if a == c {
+                continue;
+            }
+            let mut after = b.clone();
+            after.play(a);
+            after.play(c);
+            let mut threats = ThreatSet::default();
+            threats.collect(&after, me);
+            let want = threats.blocks_needed(2) > 2;
+            assert_eq!(gen.pair_blocks(&b, me, a, c, 3) >= 3, want, "{a} {c}\n{}", b.diagram());
+            pairs += 1;
+            wins += usize::from(want);
+        }
+    }
+    assert!(pairs >= 5000 && wins >= 20, "{wins} winning pairs in {pairs}");
 }
 
 /// The two stages a search asks for, on random Connect6 positions (quiet ones and ones

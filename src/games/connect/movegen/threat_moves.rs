@@ -73,12 +73,60 @@ impl MoveGen {
             return false;
         }
         let min_blocks = opponent_turn + 1;
+        // The last winning move first, measured from the board alone: when it still wins, the
+        // index and the candidates are not needed (the answer does not depend on which
+        // winning move is found).
+        let hint = self.win_hint[me.index()];
+        let (a, b) = ((hint >> 16) as Cell, hint as Cell);
+        if b != 0
+            && board.is_empty_cell(a)
+            && board.is_empty_cell(b)
+            && self.turn_stones(board) == 2
+            && self.pair_blocks(board, me, a, b, min_blocks) >= min_blocks
+        {
+            return true;
+        }
         let turn = self.index_threat_roads(board, me, min_blocks);
         let wins = self.find_threat_candidate(min_blocks, turn, |gen, packed| {
-            gen.blocks_after(board, me, turn, packed, min_blocks) >= min_blocks
+            let wins = gen.blocks_after(board, me, turn, packed, min_blocks) >= min_blocks;
+            if wins {
+                gen.win_hint[me.index()] = packed;
+            }
+            wins
         });
         self.clear_threat_index();
         wins
+    }
+
+    /// [`blocks_after`](Self::blocks_after) of the pair (a, b) of empty cells for `me` in a
+    /// two-stone turn, measured from the board's road counts without the index: the roads the
+    /// pair lifts to threats are those through a or b without an enemy stone that the
+    /// stones in them bring to k - p.
+    pub(super) fn pair_blocks(&mut self, board: &Board, me: Colour, a: Cell, b: Cell, min_blocks: usize) -> usize {
+        let geo = board.geometry();
+        let level = board.rules().threat_level();
+        let share = geo.share_a_road(a, b);
+        let mut lifted = [0u16; 8 * MAX_K];
+        let mut n = 0;
+        let mut groups = [0u8; 8];
+        for (i, (s, other)) in [(a, b), (b, a)].into_iter().enumerate() {
+            for &r in geo.roads_through(s) {
+                let counts = board.road_counts(r as usize);
+                if counts[me.other().index()] != 0 {
+                    continue;
+                }
+                let in_other = share && geo.road(r as usize).contains(&other);
+                if i == 1 && in_other {
+                    continue;
+                }
+                if counts[me.index()] as usize + 1 + usize::from(in_other) >= level {
+                    lifted[n] = r;
+                    n += 1;
+                    groups[(i * 4 + geo.road_direction[r as usize] as usize) % 8] += 1;
+                }
+            }
+        }
+        self.measure_lifted(board, &lifted[..n], &groups, &[a, b], min_blocks, 2)
     }
 
     /// Lists in `threat_candidates` (packed, sorted) the moves of `me` that may leave
@@ -297,7 +345,21 @@ impl MoveGen {
                 }
             }
         }
-        if n < min_blocks {
+        self.measure_lifted(board, &lifted[..n], &groups, stones, min_blocks, turn)
+    }
+
+    /// The end of [`blocks_after`](Self::blocks_after): the stones needed to block the
+    /// `lifted` roads after `stones`, grouped by stone and direction in `groups`.
+    fn measure_lifted(
+        &mut self,
+        board: &Board,
+        lifted: &[u16],
+        groups: &[u8; 8],
+        stones: &[Cell],
+        min_blocks: usize,
+        turn: usize,
+    ) -> usize {
+        if lifted.len() < min_blocks {
             return 0;
         }
         // The threats through one stone in one direction lie on one line, and the nearest
@@ -312,7 +374,7 @@ impl MoveGen {
         }
         let threats = &mut self.threats;
         threats.clear();
-        for &r in &lifted[..n] {
+        for &r in lifted {
             threats.push_after(board, r as usize, stones);
         }
         // Counts below `min_blocks` are all "too few": only the budgets from min_blocks - 1
