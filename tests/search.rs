@@ -426,6 +426,70 @@ fn a_search_on_two_threads_finds_the_forced_wins() {
     assert_eq!(r.mate_in(), Some(-1));
 }
 
+/// Two threads, sharing out each iteration's root moves, find what one thread finds at a
+/// fixed depth (the root's threat-space search off, so that the iterations must see it): the
+/// fixture's wins now and wins in two, mate scores of the same length; and where the side to
+/// move faces threats, a move after which the opponent has no win in one turn (a block), as
+/// one thread's move is, and the same verdict when no block saves the game.
+#[test]
+fn two_threads_find_the_forced_wins_and_blocks_one_thread_finds() {
+    let positions = common::load("tests/fixtures/connect6-tactics-own.jsonl");
+    let settings =
+        |threads| EngineSettings { tt_mib: 2, vcdt_depth: 0, search_threads: threads, ..EngineSettings::default() };
+    let mut one = Engine::<Connect6>::new(settings(1), &weights(Rules::CONNECT6));
+    let mut two = Engine::<Connect6>::new(settings(2), &weights(Rules::CONNECT6));
+    let mut opponent = Engine::<Connect6>::new(settings(1), &weights(Rules::CONNECT6));
+    let mut blocks = 0;
+    for p in positions
+        .iter()
+        .filter(|p| p.kind == "win")
+        .take(6)
+        .chain(positions.iter().filter(|p| p.kind == "vcdt").take(6))
+    {
+        let b = board_from_record_moves(Rules::CONNECT6, &p.moves).unwrap();
+        for depth in [3, 4] {
+            let (r1, r2) =
+                (one.search(&mut b.clone(), &Limits::depth(depth)), two.search(&mut b.clone(), &Limits::depth(depth)));
+            assert!(
+                r1.mate_in().is_some_and(|n| n > 0),
+                "{} {:?} depth {depth}: one thread {}",
+                p.kind,
+                p.moves,
+                r1.score
+            );
+            assert_eq!(r2.mate_in(), r1.mate_in(), "{} {:?} depth {depth}", p.kind, p.moves);
+            check_answer(&b, &r2, "two threads");
+        }
+    }
+    for p in positions.iter().filter(|p| p.kind == "defend").take(12) {
+        let b = board_from_record_moves(Rules::CONNECT6, &p.moves).unwrap();
+        // Whether the opponent wins at once after the move: a depth-1 search sees it.
+        let mut wins_after = |m: Move| {
+            let mut after = b.clone();
+            make_move(&mut after, m);
+            after.winner().is_none() && opponent.search(&mut after, &Limits::depth(1)).mate_in() == Some(1)
+        };
+        for depth in [3, 4] {
+            let (r1, r2) =
+                (one.search(&mut b.clone(), &Limits::depth(depth)), two.search(&mut b.clone(), &Limits::depth(depth)));
+            check_answer(&b, &r2, "two threads");
+            let (lost1, lost2) = (wins_after(r1.best), wins_after(r2.best));
+            assert_eq!(
+                lost2, lost1,
+                "{:?} depth {depth}: one thread {:?} {}, two {:?} {}",
+                p.moves, r1.best, r1.score, r2.best, r2.score
+            );
+            if r1.mate_in().is_some_and(|n| n < 0) {
+                assert_eq!(r2.mate_in(), r1.mate_in(), "{:?} depth {depth}: a lost position", p.moves);
+            } else {
+                assert!(!lost2, "{:?} depth {depth}: two threads' {:?} does not block", p.moves, r2.best);
+                blocks += 1;
+            }
+        }
+    }
+    assert!(blocks >= 12, "only {blocks} searches had a block to find");
+}
+
 /// Under a time plan (`later_time_share`), a game's first search has the whole fixed time
 /// and every later one only its share, until the next game. The clock counts positions
 /// (`clock_nps`), so the times are exact: 1,024 positions (10 ms at 100,000 a second) are

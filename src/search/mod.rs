@@ -170,6 +170,10 @@ pub struct Clock {
     pub stopped: bool,
     /// A helper thread's stop signal from its search's main thread (none on a main thread).
     pub stop: Option<Arc<AtomicBool>>,
+    /// On several threads, the signal to give up the root move this thread searches (another
+    /// thread finished it): it stops the search as `stop` does, but only for that move (see
+    /// [`Clock::resume_if_abandoned`]).
+    pub abandon: Option<Arc<AtomicBool>>,
     /// Of `nodes`, the work [`Clock::charge`] counted that visited no position: it counts
     /// against the limits but is taken back out of the nodes a search reports.
     pub charged: u64,
@@ -194,7 +198,16 @@ pub struct CountedTime {
 impl Clock {
     /// A clock without limits, at zero nodes.
     pub fn unlimited() -> Clock {
-        Clock { nodes: 0, node_limit: u64::MAX, deadline: None, stopped: false, stop: None, charged: 0, counted: None }
+        Clock {
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stopped: false,
+            stop: None,
+            abandon: None,
+            charged: 0,
+            counted: None,
+        }
     }
 
     /// Starts a search at `start` under `limits`: no nodes yet, not stopped; its time read
@@ -215,6 +228,17 @@ impl Clock {
         (self.nodes, self.charged, self.stopped) = (0, 0, false);
         (self.node_limit, self.deadline) = (node_limit, main.deadline);
         self.counted = main.counted.map(|c| CountedTime { before: c.before + main.nodes, ..c });
+    }
+
+    /// After this (the main) thread waited for a helper whose clock reached `end`: a
+    /// counted clock moves on to `end` (as the wall clock did while it waited), so that the
+    /// time a thread spends waiting for another is spent on the counted clock too.
+    pub fn catch_up(&mut self, end: Instant) {
+        let now = self.now();
+        if let Some(c) = self.counted.as_mut() {
+            let behind = end.saturating_duration_since(now).as_nanos();
+            c.before += (behind * u128::from(c.nps) / 1_000_000_000) as u64;
+        }
     }
 
     /// The time now: the wall clock's, or the positions visited at the counted rate.
@@ -244,11 +268,26 @@ impl Clock {
                     }
                 }
             }
-            if self.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            if self.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed))
+                || self.abandon.as_ref().is_some_and(|abandon| abandon.load(Ordering::Relaxed))
+            {
                 self.stopped = true;
             }
         }
         self.stopped
+    }
+
+    /// After a search stopped: when none of the search's own limits stopped it (its nodes,
+    /// its deadline, its stop signal), only [`Clock::abandon`] did, and the clock runs on;
+    /// returns whether it does.
+    pub fn resume_if_abandoned(&mut self) -> bool {
+        let limited = self.nodes >= self.node_limit
+            || self.deadline.is_some_and(|d| self.now() >= d)
+            || self.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed));
+        if !limited {
+            self.stopped = false;
+        }
+        !limited
     }
 
     /// Whether the search's time is the wall clock's (a deadline, not counted in positions):

@@ -45,9 +45,9 @@ const FIRST_MOVE_QUIET_CHECK_FACTOR: u64 = 8;
 const FIXED_DEPTH_CHECK_NODES: u64 = 1_000;
 /// How much longer than its soft target a move may think when its best move changed in the
 /// last iteration, and how much shorter when it has stayed put for [`STABLE_ITERATIONS`].
-const UNSTABLE_FACTOR: f64 = 1.5;
-const STABLE_FACTOR: f64 = 0.6;
-const STABLE_ITERATIONS: u32 = 3;
+pub(super) const UNSTABLE_FACTOR: f64 = 1.5;
+pub(super) const STABLE_FACTOR: f64 = 0.6;
+pub(super) const STABLE_ITERATIONS: u32 = 3;
 
 /// Late-move reductions and move-count pruning, for games whose nodes allow them
 /// ([`TreeGame::reducible_node`]: Gomoku). In Gomoku's self-play at 100 ms a move (counted)

@@ -1,49 +1,58 @@
-//! One search on several threads (Lazy SMP): the main thread's [`TreeSearch`] and its helpers,
-//! each with its own generator, history, killers, move lists and clock, sharing one table.
+//! One search on several threads: the main thread's [`TreeSearch`] and its helpers, each with
+//! its own generator, history, killers, move lists and clock, sharing one table.
 //!
 //! Two kinds of work are shared. The root's checks (the refutation checks before the main
 //! search, the threat-space check of the chosen move after it) look at each root move on its
 //! own: the threads take the moves one at a time from a shared counter, so that with a
 //! clock more moves are checked in the same time, and without one the verdicts are those of
-//! one thread. The iterative deepening runs on every thread over the same root moves into
-//! the shared table; the move played is the main thread's, or a helper's when the helper
-//! completed a deeper iteration than the main thread did or proved a win. A mate score
-//! ends the search whichever thread finds it, as it ends a search on one thread.
+//! one thread. The iterative deepening shares out each iteration's root moves
+//! ([`Iterations`]): the threads complete every iteration together, each root move searched
+//! to the end by one of them, so that an iteration ends sooner than on one thread; the
+//! move played is the last completed iteration's (or the best of the one in progress, as
+//! on one thread). A mate score ends the search whichever thread finds it.
 //!
 //! The helpers are threads started with the searcher and kept for its life
 //! ([`pool`](super::pool)): the main thread hands them each piece of work and collects it.
 //! On the wall clock it does not wait for a helper that has not started its piece by the
 //! time the main thread is done with it (on a busy machine a thread may wait milliseconds
 //! for a core); under limits counted in positions it does, so that the result does not
-//! depend on the load.
+//! depend on the load, and its counted clock then moves on to the helper's time
+//! ([`Clock::catch_up`](super::Clock::catch_up)), as the wall clock would have.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
-use super::{Playouts, SearchResult, Tactics, TreeSearch, MATE_BOUND};
-use crate::core::game::MoveOf;
+use super::pvs::{NonPv, PvNode, STABLE_FACTOR, STABLE_ITERATIONS, UNSTABLE_FACTOR};
+use super::tt::{Bound, TranspositionTable};
+use super::{Playouts, SearchResult, Tactics, TreeSearch, MATE, MATE_BOUND};
+use crate::core::game::{GameMove, MoveOf, Position};
 use crate::core::limits::Limits;
 
 type Move<G> = MoveOf<G>;
 
-/// A helper's deepest completed iteration: its depth, score and best move.
-type Completed<M> = (u32, i32, M);
+/// A completed iteration's score and best move.
+type Completed<M> = (i32, M);
+
+/// What a thread is told of the completed iterations (all of them, and the time now):
+/// false ends the search.
+type OnCompleted<'a, M> = dyn FnMut(&[Completed<M>], Instant) -> bool + 'a;
 
 /// What a helper thread hands back for a piece of work.
-pub(super) enum HelperDone<M> {
+pub(super) enum HelperDone {
     /// Its share of a root check: the verdicts it reached, its nodes and the work among them
     /// counted without visiting a position.
-    Checked { share: Vec<(usize, bool)>, nodes: u64, charged: u64 },
-    /// Its part of the iterative deepening: its nodes and its deepest completed iteration.
-    Deepened { nodes: u64, completed: Option<Completed<M>> },
+    Checked { share: Vec<(usize, bool)>, nodes: u64, charged: u64, end: Instant },
+    /// Its part of the iterative deepening: its nodes.
+    Deepened { nodes: u64, end: Instant },
+
     /// It forgot its move-ordering memory (a new game).
     Forgot,
 }
 
 /// A helper thread of a search of `G` with tactics `T`.
-pub(super) type HelperThread<G, T> = super::pool::Helper<TreeSearch<G, T>, HelperDone<MoveOf<G>>>;
+pub(super) type HelperThread<G, T> = super::pool::Helper<TreeSearch<G, T>, HelperDone>;
 
 /// What the threads of a root check found: `verdicts[i]` is whether the check refuted root
 /// move `i` (`None` when no thread finished checking it before its clock stopped).
@@ -90,7 +99,12 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                 helper.clock.follow(&main_clock, budget);
                 let first_safe = until_safe.then_some(&*first_safe);
                 let share = helper.check_share(&mut board, &moves, &*refuted, &next, first_safe);
-                HelperDone::Checked { share, nodes: helper.clock.nodes, charged: helper.clock.charged }
+                HelperDone::Checked {
+                    share,
+                    nodes: helper.clock.nodes,
+                    charged: helper.clock.charged,
+                    end: helper.clock.now(),
+                }
             });
         }
         let mine = self.check_share(board, moves, &*refuted, &next, until_safe.then_some(&*first_safe));
@@ -100,7 +114,8 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         }
         let take_back = self.clock.on_wall_clock();
         for helper in &self.helpers {
-            if let Some(HelperDone::Checked { share, nodes, charged }) = helper.finish(take_back) {
+            if let Some(HelperDone::Checked { share, nodes, charged, end }) = helper.finish(take_back) {
+                self.clock.catch_up(end);
                 for (i, refuted) in share {
                     verdicts[i] = Some(refuted);
                 }
@@ -144,11 +159,11 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         share
     }
 
-    /// [`deepen`](Self::deepen) on this thread while the helpers search the same root moves
-    /// on theirs, sharing the table, until this thread's search ends (their nodes go to
-    /// `helper_nodes`). The helpers fill the table, which makes this thread's iterations
-    /// cheaper and its cut-offs surer; when one of them completed a deeper iteration than
-    /// this thread, its move and score are the result.
+    /// The iterative deepening on this thread and its helpers together: the threads search
+    /// each iteration's root moves between them ([`Iterations`]), so that an iteration ends
+    /// sooner than on one thread, and `result` takes each completed iteration (whichever
+    /// thread completed it) as in [`deepen`](Self::deepen), whose soft target decides here
+    /// too whether another iteration starts.
     pub(super) fn deepen_with_helpers(
         &mut self,
         board: &mut G::Position,
@@ -160,88 +175,294 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     ) {
         let budget = self.clock.node_limit.saturating_sub(self.clock.nodes);
         self.stop_helpers.store(false, Relaxed);
-        // Raised by a helper whose completed iteration found a mate score: the search is
-        // over, as it is when this thread finds one.
-        let decided = Arc::new(AtomicBool::new(false));
-        self.clock.stop = Some(Arc::clone(&decided));
+        let shared = Arc::new(Iterations::new(root_moves, max_depth, 1 + self.helpers.len()));
         for (i, helper) in self.helpers.iter().enumerate() {
-            let (mut board, mut moves, main_clock) = (board.clone(), root_moves.to_vec(), self.clock.clone());
-            let decided = Arc::clone(&decided);
+            let (mut board, main_clock, shared) = (board.clone(), self.clock.clone(), Arc::clone(&shared));
             helper.post(move |helper: &mut Self| {
                 helper.clock.follow(&main_clock, budget);
-                let (nodes, completed) = helper.help(&mut board, &mut moves, max_depth, i, &decided);
-                HelperDone::Deepened { nodes, completed }
+                helper.clock.abandon = Some(Arc::clone(&shared.abandon[i + 1]));
+                helper.share_iterations(&mut board, &shared, i + 1, &mut |_, _| true);
+                helper.clock.abandon = None;
+                HelperDone::Deepened { nodes: helper.clock.nodes, end: helper.clock.now() }
             });
         }
-        self.deepen(board, root_moves, max_depth, limits, start, result);
+        self.clock.abandon = Some(Arc::clone(&shared.abandon[0]));
+        let mut progress = Progress { seen: 0, stable: 0 };
+        self.share_iterations(board, &shared, 0, &mut |completed, now| {
+            progress.take(completed, result, limits, start, now)
+        });
         // Stopped by limits counted in positions (a node limit, or a clock counted in
         // positions), this thread leaves each helper to reach the same limits on its own: on
-        // cores of their own the threads get there together, and on a loaded machine a
-        // helper that had less of a core still does its share. On the wall clock, when the
-        // main search ended early (a mate, its depth, its soft target), or when a helper
-        // found a mate, the helpers stop now.
+        // cores of their own the threads get there together. On the wall clock, or when the
+        // search ended otherwise (a mate, its depth, its soft target), the helpers stop now.
         let counted_limits = self.clock.counted.is_some() || self.clock.deadline.is_none();
-        if !(self.clock.stopped && counted_limits) || decided.load(Relaxed) {
+        if !(self.clock.stopped && counted_limits) {
             self.stop_helpers.store(true, Relaxed);
         }
         let take_back = self.clock.on_wall_clock();
-        self.clock.stop = None;
-        let mut deepest: Option<Completed<Move<G>>> = None;
+        self.clock.abandon = None;
         for helper in &self.helpers {
-            if let Some(HelperDone::Deepened { nodes, completed }) = helper.finish(take_back) {
+            if let Some(HelperDone::Deepened { nodes, end }) = helper.finish(take_back) {
+                self.clock.catch_up(end);
                 self.helper_nodes += nodes;
-                if completed.is_some_and(|done| deepest.is_none_or(|d| plays_before(done, d))) {
-                    deepest = completed;
-                }
             }
         }
-        if let Some((depth, score, best)) =
-            deepest.filter(|&done| plays_before(done, (result.depth, result.score, result.best)))
-        {
-            (result.depth, result.score, result.best) = (depth, score, best);
+        // What the helpers completed after this thread stopped, then the iteration in
+        // progress as far as it went (its best move among those searched, as on one thread).
+        let state = shared.lock();
+        let _ = progress.take(&state.completed, result, limits, start, self.clock.now());
+        root_moves.copy_from_slice(&state.order);
+        if let Some((score, index)) = state.partial() {
+            (result.best, result.score) = (root_moves[index], score);
+            root_moves[..=index].rotate_right(1);
         }
     }
 
-    /// A helper thread's part of a search: iterative deepening over the root moves until
-    /// `max_depth`, its clock's limits (the main thread's, see
-    /// [`Clock::follow`](super::Clock::follow)), the main thread's stop, or a mate score,
-    /// which raises `decided` to end the whole search; returns its nodes and its deepest
-    /// completed iteration. Every other helper starts one depth deeper than the main thread,
-    /// so that the threads do not all search the same tree at the same time.
-    fn help(
+    /// One thread's part of the shared iterations ([`Iterations`]): takes a root move of the
+    /// iteration in progress, searches it, hands in its score, until the iterations are over or
+    /// the clock stops. `completed` is told of each completed iteration (with the time now)
+    /// and ends the search by returning false.
+    fn share_iterations(
         &mut self,
         board: &mut G::Position,
-        root_moves: &mut [Move<G>],
-        max_depth: u32,
-        index: usize,
-        decided: &AtomicBool,
-    ) -> (u64, Option<Completed<Move<G>>>) {
-        let first = if index.is_multiple_of(2) { 2 } else { 1 }.min(max_depth);
-        let mut completed = None;
-        for depth in first..=max_depth {
-            let (score, best) = self.search_root(board, root_moves, depth as i32);
+        shared: &Iterations<Move<G>>,
+        me: usize,
+        completed: &mut OnCompleted<'_, Move<G>>,
+    ) {
+        let mut seen = 0;
+        let mut done: Option<(u32, usize, i32)> = None;
+        loop {
+            let work = {
+                let mut state = shared.lock();
+                if let Some((depth, index, score)) = done.take() {
+                    state.hand_in(shared, me, depth, index, score, board.hash(), &self.tt);
+                }
+                if state.completed.len() > seen {
+                    seen = state.completed.len();
+                    if !completed(&state.completed, self.clock.now()) {
+                        state.end(shared);
+                    }
+                }
+                state.take(shared, me)
+            };
+            let Some((depth, index, m, alpha)) = work else {
+                break;
+            };
+            let score = self.search_root_move(board, m, index == 0, alpha, depth as i32);
             if self.clock.stopped {
+                shared.lock().leave(me, depth, index);
+                if self.clock.resume_if_abandoned() {
+                    continue;
+                }
                 break;
             }
-            completed = Some((depth, score, best));
-            if score.abs() > MATE_BOUND {
-                decided.store(true, Relaxed);
-                break;
-            }
+            done = Some((depth, index, score));
         }
-        (self.clock.nodes, completed)
+    }
+
+    /// One root move's search at `depth` as [`search_root`](Self::search_root) searches it:
+    /// the first move with the full window, the others with a null window above `alpha`
+    /// and again with the full window when they beat it. Returns its score.
+    fn search_root_move(&mut self, board: &mut G::Position, m: Move<G>, first: bool, alpha: i32, depth: i32) -> i32 {
+        let placed = board.play(m);
+        let score = if first {
+            -self.pvs::<PvNode>(board, depth - 1, -MATE, MATE, 1)
+        } else {
+            let s = -self.pvs::<NonPv>(board, depth - 1, -alpha - 1, -alpha, 1);
+            if s > alpha && !self.clock.stopped {
+                -self.pvs::<PvNode>(board, depth - 1, -MATE, -alpha, 1)
+            } else {
+                s
+            }
+        };
+        board.undo(placed);
+        score
     }
 }
 
-/// Whether a completed iteration's result is played rather than `other`: a forced win
-/// (the shorter one when both win), whatever the depths; otherwise the deeper iteration,
-/// unless `other` is a forced win.
-fn plays_before<M>(done: Completed<M>, other: Completed<M>) -> bool {
-    let ((depth, score, _), (other_depth, other_score, _)) = (done, other);
-    if score > MATE_BOUND || other_score > MATE_BOUND {
-        score > other_score
-    } else {
-        depth > other_depth
+/// What the main thread keeps of the completed iterations to decide, as
+/// [`deepen`](TreeSearch::deepen) does, whether another starts.
+struct Progress {
+    seen: usize,
+    stable: u32,
+}
+
+impl Progress {
+    /// Takes the iterations completed since the last call into `result`; false when the
+    /// soft target says no other iteration starts.
+    fn take<M: Copy + PartialEq>(
+        &mut self,
+        completed: &[Completed<M>],
+        result: &mut SearchResult<M>,
+        limits: &Limits,
+        start: Instant,
+        now: Instant,
+    ) -> bool {
+        let mut more = true;
+        for &(score, best) in &completed[self.seen.min(completed.len())..] {
+            self.seen += 1;
+            let changed = best != result.best;
+            (result.best, result.score, result.depth) = (best, score, self.seen as u32);
+            self.stable = if changed { 0 } else { self.stable + 1 };
+            if let Some(soft) = limits.soft_ms {
+                let factor = if changed && self.seen > 1 {
+                    UNSTABLE_FACTOR
+                } else if self.stable >= STABLE_ITERATIONS {
+                    STABLE_FACTOR
+                } else {
+                    1.0
+                };
+                more &= now.saturating_duration_since(start).as_secs_f64() * 1000.0 < soft as f64 * factor;
+            }
+        }
+        more
+    }
+}
+
+/// The iterations of one search on several threads: each iteration's root moves shared out
+/// between the threads. The first move (the last iteration's best) is searched by every
+/// thread at once (Lazy SMP: they share the table) until one has its score, which is the
+/// bound the others are searched against; then each thread takes the next move no thread has
+/// taken, and when none is left joins a move another thread is still searching. The first
+/// thread to finish a move hands in its score and the others searching it give it up
+/// ([`Clock::abandon`](super::Clock::abandon)). When every move has its score the iteration
+/// is complete: its best move goes first in the next.
+pub(super) struct Iterations<M> {
+    state: Mutex<IterationState<M>>,
+    /// Each thread's signal to give up the move it searches.
+    abandon: Vec<Arc<AtomicBool>>,
+}
+
+pub(super) struct IterationState<M> {
+    max_depth: u32,
+    /// The iteration in progress.
+    depth: u32,
+    /// The root moves in this iteration's order.
+    order: Vec<M>,
+    /// Whether each move has its score.
+    scored: Vec<bool>,
+    /// How many threads search each move.
+    searching: Vec<u32>,
+    /// The move each thread searches.
+    working: Vec<Option<usize>>,
+    /// Moves without a score.
+    left: usize,
+    /// The best score so far and its move, once the first move has its score.
+    best: Option<(i32, usize)>,
+    /// Each completed iteration's score and best move (depth 1 first).
+    pub(super) completed: Vec<Completed<M>>,
+    over: bool,
+}
+
+impl<M: Copy> Iterations<M> {
+    fn new(moves: &[M], max_depth: u32, threads: usize) -> Iterations<M> {
+        let state = IterationState {
+            max_depth,
+            depth: 1,
+            order: moves.to_vec(),
+            scored: vec![false; moves.len()],
+            searching: vec![0; moves.len()],
+            working: vec![None; threads],
+            left: moves.len(),
+            best: None,
+            completed: Vec::new(),
+            over: moves.is_empty() || max_depth == 0,
+        };
+        Iterations { state: Mutex::new(state), abandon: (0..threads).map(|_| Arc::default()).collect() }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, IterationState<M>> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl<M: Copy> IterationState<M> {
+    /// The next move for thread `me`: the iteration, the move's index and the move, and the
+    /// bound to search it against. None when the iterations are over.
+    fn take(&mut self, shared: &Iterations<M>, me: usize) -> Option<(u32, usize, M, i32)> {
+        shared.abandon[me].store(false, Relaxed);
+        if self.over {
+            return None;
+        }
+        let index = match self.best {
+            None => 0,
+            Some(_) => (0..self.order.len())
+                .filter(|&i| !self.scored[i])
+                .min_by_key(|&i| (self.searching[i], i))
+                .expect("an iteration with every move scored is complete"),
+        };
+        self.searching[index] += 1;
+        self.working[me] = Some(index);
+        Some((self.depth, index, self.order[index], self.best.map_or(-MATE, |(alpha, _)| alpha)))
+    }
+
+    /// Thread `me` no longer searches move `index` of iteration `depth`.
+    fn leave(&mut self, me: usize, depth: u32, index: usize) {
+        if depth == self.depth && self.working[me] == Some(index) {
+            self.searching[index] -= 1;
+        }
+        self.working[me] = None;
+    }
+
+    /// Thread `me` hands in the score of move `index` of iteration `depth`: the first score
+    /// of a move counts, and the other threads searching it give it up. The last move's
+    /// completes the iteration, which goes into the table at the root (`root_hash`).
+    #[allow(clippy::too_many_arguments)]
+    fn hand_in(
+        &mut self,
+        shared: &Iterations<M>,
+        me: usize,
+        depth: u32,
+        index: usize,
+        score: i32,
+        root_hash: u64,
+        tt: &TranspositionTable<M>,
+    ) where
+        M: GameMove,
+    {
+        self.leave(me, depth, index);
+        if self.over || depth != self.depth || self.scored[index] {
+            return;
+        }
+        self.scored[index] = true;
+        self.left -= 1;
+        if self.best.is_none_or(|(alpha, _)| score > alpha) {
+            self.best = Some((score, index));
+        }
+        for (thread, working) in self.working.iter().enumerate() {
+            if *working == Some(index) {
+                shared.abandon[thread].store(true, Relaxed);
+            }
+        }
+        if self.left > 0 {
+            return;
+        }
+        let (alpha, best) = self.best.take().expect("a complete iteration has a best move");
+        self.completed.push((alpha, self.order[best]));
+        self.order[..=best].rotate_right(1);
+        tt.store(root_hash, depth as i32, alpha, Bound::Exact, self.order[0]);
+        if alpha.abs() > MATE_BOUND || depth >= self.max_depth {
+            self.over = true;
+        } else {
+            self.depth += 1;
+            self.scored.fill(false);
+            self.searching.fill(0);
+            self.left = self.order.len();
+        }
+    }
+
+    /// Ends the iterations: every thread gives up its move.
+    fn end(&mut self, shared: &Iterations<M>) {
+        self.over = true;
+        for abandon in &shared.abandon {
+            abandon.store(true, Relaxed);
+        }
+    }
+
+    /// The best score of the iteration in progress and its move's index, once its first
+    /// move is scored.
+    fn partial(&self) -> Option<(i32, usize)> {
+        self.best.filter(|_| !self.over)
     }
 }
 
@@ -295,23 +516,6 @@ mod tests {
             assert!(many.3 > 0, "the helpers checked no move on {threads} threads");
         }
         assert_eq!(one.3, 0);
-    }
-
-    /// A helper's forced win is played over the main thread's deeper iteration that did not
-    /// see it, the shorter of two wins over the longer; otherwise the deeper iteration is
-    /// played, and a forced win is never replaced by a deeper iteration without one.
-    #[test]
-    fn a_proven_win_is_played_before_a_deeper_iteration() {
-        use super::plays_before;
-        use crate::search::MATE;
-        let win_in = |turns: i32| MATE - (2 * turns - 1);
-        assert!(plays_before((3, win_in(2), 'h'), (6, 120, 'm')));
-        assert!(!plays_before((6, 120, 'm'), (3, win_in(2), 'h')));
-        assert!(plays_before((5, win_in(2), 'h'), (5, win_in(3), 'm')));
-        assert!(!plays_before((7, win_in(3), 'h'), (5, win_in(2), 'm')));
-        assert!(plays_before((7, -40, 'h'), (6, 300, 'm')));
-        assert!(!plays_before((6, 300, 'h'), (6, -40, 'm')));
-        assert!(plays_before((7, -MATE + 4, 'h'), (6, 0, 'm')), "a deeper proven loss is a deeper iteration");
     }
 
     /// A timed search on a clock counted in positions: `(nodes, move, depth, elapsed)`.
