@@ -52,6 +52,22 @@ pub struct MoveGen {
     /// (packed, 0 for none): the horizon nodes checked one after another are mostly siblings
     /// and cousins, and a move that wins in one of them mostly wins in the next.
     pub(super) win_hint: [u32; 2],
+    /// The work of the last quiet first stage at each stone count (see [`StageSave`]).
+    pub(super) stage_saves: Vec<StageSave>,
+}
+
+/// What a quiet position's first stage found that its whole generation finds again: the
+/// scored candidates (the sorted prefix as far as it went) and the pairs of the first
+/// stones. The search asks for the whole generation only after the first stage's moves were
+/// searched, and their subtrees reuse the generator's lists, so the lists are kept here, by
+/// the position (its stones in order) they hold for.
+#[derive(Clone, Debug, Default)]
+pub(super) struct StageSave {
+    history: Vec<Cell>,
+    candidates: Vec<Ranked>,
+    sorted: usize,
+    pairs: Vec<RankedMove>,
+    firsts: usize,
 }
 
 impl MoveGen {
@@ -105,6 +121,7 @@ impl MoveGen {
             threat_ones: vec![0; cells],
             two_short_from: 0,
             win_hint: [0; 2],
+            stage_saves: Vec::new(),
         }
     }
 
@@ -183,11 +200,20 @@ impl MoveGen {
         if board.is_full() {
             return Situation::Full;
         }
+        let turn = self.turn_stones(board);
+        if turn == 2 && board.threat_count(me.other()) == 0 {
+            if let Some(firsts) = self.restore_stage(board) {
+                // The pairs of the first stones are those of the first stage: only the rest
+                // are made.
+                self.pair_firsts_from(board, firsts, self.config.singles);
+                self.finish_pairs(out, self.config.width);
+                return Situation::Quiet;
+            }
+        }
         self.rank_candidates(board);
         if board.threat_count(me.other()) > 0 {
             return self.defend(board, out);
         }
-        let turn = self.turn_stones(board);
         if turn == 1 {
             let n = self.sort_candidates(self.config.singles.max(1));
             out.extend(self.candidates[..n].iter().map(|r| Move::single(r.cell())));
@@ -202,8 +228,13 @@ impl MoveGen {
     /// Adds to `self.pairs` the pairs of the best `firsts` candidates (ranked) with each
     /// one's best second stones.
     pub(super) fn pair_firsts(&mut self, board: &Board, firsts: usize) {
-        let firsts = self.sort_candidates(firsts);
-        for i in 0..firsts {
+        self.pair_firsts_from(board, 0, firsts);
+    }
+
+    /// [`pair_firsts`](Self::pair_firsts) of the candidates ranked `from` up to `to`.
+    fn pair_firsts_from(&mut self, board: &Board, from: usize, to: usize) {
+        let firsts = self.sort_candidates(to);
+        for i in from..firsts {
             let (sa, a) = (self.candidates[i].score(), self.candidates[i].cell());
             self.best_seconds(board, a);
             for j in 0..self.seconds.len() {
@@ -211,6 +242,43 @@ impl MoveGen {
                 self.pairs.push(RankedMove::new(sa + second.score(), Move::pair(a, second.cell())));
             }
         }
+    }
+
+    /// Keeps the candidates and the pairs of the first `firsts` candidates, made in a quiet
+    /// position's first stage, for its whole generation (see [`StageSave`]).
+    pub(super) fn save_stage(&mut self, board: &Board, firsts: usize) {
+        let n = board.stone_count();
+        if self.stage_saves.len() <= n {
+            self.stage_saves.resize_with(n + 1, StageSave::default);
+        }
+        let save = &mut self.stage_saves[n];
+        save.history.clear();
+        save.history.extend_from_slice(board.history());
+        save.candidates.clear();
+        save.candidates.extend_from_slice(&self.candidates);
+        save.sorted = self.sorted;
+        save.pairs.clear();
+        save.pairs.extend_from_slice(&self.pairs);
+        save.firsts = firsts;
+    }
+
+    /// Restores what the first stage of this very position kept, if it kept anything, and
+    /// returns how many first stones' pairs it holds. The candidates' scores are written back
+    /// to `score`, which later generations overwrote.
+    fn restore_stage(&mut self, board: &Board) -> Option<usize> {
+        let save = self.stage_saves.get(board.stone_count())?;
+        if save.history != board.history() {
+            return None;
+        }
+        self.candidates.clear();
+        self.candidates.extend_from_slice(&save.candidates);
+        self.sorted = save.sorted;
+        for r in &self.candidates {
+            self.score[r.cell() as usize] = r.score();
+        }
+        self.pairs.clear();
+        self.pairs.extend_from_slice(&save.pairs);
+        Some(save.firsts)
     }
 
     /// Scores every candidate cell (empty, within distance 2 of a stone; the centre on an

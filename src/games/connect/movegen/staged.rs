@@ -43,7 +43,9 @@ impl MoveGen {
         self.pairs.clear();
         if board.threat_count(me.other()) == 0 {
             self.rank_candidates(board);
-            self.pair_firsts(board, FIRST_STAGE_FIRSTS.min(self.config.singles));
+            let firsts = FIRST_STAGE_FIRSTS.min(self.config.singles);
+            self.pair_firsts(board, firsts);
+            self.save_stage(board, firsts);
             self.finish_pairs(out, FIRST_STAGE_WIDTH.min(self.config.width));
             return true;
         }

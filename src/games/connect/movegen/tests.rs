@@ -321,6 +321,50 @@ fn a_pairs_blocks_from_the_board_agree_with_brute_force() {
     assert!(pairs >= 5000 && wins >= 20, "{wins} winning pairs in {pairs}");
 }
 
+/// A quiet position's whole generation after its first stage and the generations of some
+/// of its children (as a search makes them in between), which reuses the first stage's
+/// candidates and pairs, is a fresh generator's, on random Connect6 positions.
+#[test]
+fn the_whole_generation_after_a_first_stage_is_a_fresh_ones() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let config = MoveGenConfig::for_rules(Rules::CONNECT6);
+    let mut checked = 0;
+    let mut g = MoveGen::new(config, &Board::new(Rules::CONNECT6));
+    for _ in 0..300 {
+        let mut b = Board::new(Rules::CONNECT6);
+        let stones = rng.random_range(3..30);
+        while b.stone_count() < stones && b.winner().is_none() {
+            let c = b.cell(rng.random_range(6..13), rng.random_range(6..13));
+            if b.is_empty_cell(c) {
+                b.play(c);
+            }
+        }
+        if b.winner().is_some() || b.stones_left_in_turn() != 2 {
+            continue;
+        }
+        let (mut first, mut whole, mut expected, mut scratch) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        if !g.first_stage(&b, &mut first) || b.threat_count(b.to_move().other()) > 0 {
+            continue;
+        }
+        // The children of the first stage's moves, each generated in both ways.
+        for m in first.iter().take(rng.random_range(0..4)) {
+            let mut child = b.clone();
+            m.stones().iter().for_each(|&c| child.play(c));
+            if child.winner().is_none() {
+                g.first_stage(&child, &mut scratch);
+                g.generate(&child, &mut scratch);
+            }
+        }
+        let situation = g.generate(&b, &mut whole);
+        MoveGen::new(config, &b).generate(&b, &mut expected);
+        assert_eq!(situation, Situation::Quiet);
+        assert_eq!(whole, expected, "\n{}", b.diagram());
+        checked += 1;
+    }
+    assert!(checked >= 50, "{checked} quiet positions");
+}
+
 /// The two stages a search asks for, on random Connect6 positions (quiet ones and ones
 /// under threat): the first stage lists distinct moves, every one of them a move of the whole
 /// generation's kind (under threat: it touches every threat road; quiet: among the pairs of
