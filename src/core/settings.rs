@@ -278,8 +278,8 @@ pub struct EngineSettings {
     // Left out of a written config when off, so that earlier runs keep their hash.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub quiet_refutation_nodes: u64,
-    /// Threads searching one position (PVS only): helper threads search the same root with
-    /// the table shared, and the main thread's search finds more in its table. With more
+    /// Threads searching one position (PVS only): the threads share one table and share
+    /// out each iteration's root moves, so that they complete each iteration together. With more
     /// than 1 a search's result depends on timing (not reproducible, even at a fixed depth);
     /// tuning runs search each game on one thread (parallel games scale better).
     #[arg(long, default_value_t = 1, value_parser = search_threads_value)]
