@@ -22,8 +22,12 @@
 #
 # Suites: SUITES names opening files (one opening per line, `evotune openings` writes them);
 # by default two suites of two-turn openings are generated from seeds 9001 and 9002 (seeds no
-# shipped config tunes on) into OUT, where you can read them. Keep the suites you judge a
-# table by apart from those you tune it on: gains measured on one suite shrink on another.
+# shipped config tunes on) into OUT, where you can read them; SEEDS="9201 9202" picks others.
+# JUDGES="defaults|NAME=cmd:..." keeps only balanced openings (`evotune openings --balanced
+# MARGIN --judge ...`, MARGIN default 0; docs/matches.md): each judge plays itself from each
+# candidate, and openings both judges win with the same colour are left out. Keep the suites
+# you judge a table by apart from those you tune it on: gains measured on one suite shrink on
+# another.
 #
 # Environment: EVOTUNE (binary, default target/release/evotune), GAME (default connect6),
 # TIME_MS (default 1000), OPP_TIME_MS, PAIRS (default 100), THREADS (games at once, default
@@ -36,6 +40,8 @@
 # running its program under /usr/bin/time (OPP_CPU=0 turns that off); a `cmd:` engine
 # without a NAME= is named after its program. ENGINE="KEY=VALUE ..." sets engine options of
 # the tables' side (`--a-engine`), such as `later_time_share=0.333` (docs/config.md).
+# HANG_MS: the longest wait for a move of an opponent without a time limit (`--hang-ms`;
+# Cloudict at depth 4 or 5 on a loaded machine needs minutes, or it loses on time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,7 +56,7 @@ CLOCK_NPS=${CLOCK_NPS:-}
 OPP_CPU=${OPP_CPU:-1}
 
 if [[ $# -lt 2 ]]; then
-  sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 if [[ ! -x $EVOTUNE ]]; then
@@ -96,10 +102,19 @@ if [[ -n ${SUITES:-} ]]; then
     }
   done
 else
-  for seed in 9001 9002; do
-    suite="$OUT/$GAME-openings-$seed-$PAIRS.txt"
-    if [[ ! -s $suite ]]; then
-      "$EVOTUNE" openings --game "$GAME" --turns 2 --count "$PAIRS" --seed "$seed" -o "$suite" >&2
+  judges=()
+  if [[ -n ${JUDGES:-} ]]; then
+    IFS='|' read -ra specs <<<"$JUDGES"
+    for spec in "${specs[@]}"; do judges+=(--judge "$spec"); done
+  fi
+  for seed in ${SEEDS:-9001 9002}; do
+    if [[ ${#judges[@]} -gt 0 ]]; then
+      suite="$OUT/$GAME-balanced-$seed-$PAIRS.txt"
+      [[ -s $suite ]] || "$EVOTUNE" openings --game "$GAME" --turns 2 --count "$PAIRS" --seed "$seed" \
+        --balanced "${MARGIN:-0}" "${judges[@]}" --threads "$THREADS" -o "$suite" >&2
+    else
+      suite="$OUT/$GAME-openings-$seed-$PAIRS.txt"
+      [[ -s $suite ]] || "$EVOTUNE" openings --game "$GAME" --turns 2 --count "$PAIRS" --seed "$seed" -o "$suite" >&2
     fi
     suites+=("$suite")
   done
@@ -109,6 +124,7 @@ budget=(--a-time-ms "$TIME_MS")
 [[ -n $CLOCK_NPS ]] && budget+=(--a-engine "clock_nps=$CLOCK_NPS")
 for option in ${ENGINE:-}; do budget+=(--a-engine "$option"); done
 [[ -n $OPP_TIME_MS ]] && budget+=(--b-time-ms "$OPP_TIME_MS")
+[[ -n ${HANG_MS:-} ]] && budget+=(--hang-ms "$HANG_MS")
 opp_label=${OPP_TIME_MS:+, $OPP_TIME_MS ms a move}
 clock_label=${CLOCK_NPS:+ (counted at $CLOCK_NPS positions a second)}
 

@@ -266,6 +266,25 @@ fn openings_that_cannot_be_made_are_an_error_naming_the_option() {
 }
 
 #[test]
+fn balanced_openings_need_two_judges_and_say_what_they_rejected() {
+    let e = fails(&["openings", "--balanced", "0", "--judge", "defaults"]);
+    assert!(e.contains("--balanced") && e.contains("two --judge"), "{e}");
+    let e = fails(&["openings", "--judge", "defaults", "--judge", "random:1"]);
+    assert!(e.contains("--balanced"), "{e}");
+    let run = run(&["openings", "--balanced", "0.7", "--judge", "defaults", "--judge", "random:1"]);
+    assert_eq!(run.status.code(), Some(2));
+    // Two quick judges: the file says what was judged, and the openings kept are the same on
+    // one thread and on two.
+    let args = ["openings", "--turns", "2", "--count", "2", "--seed", "3", "--balanced", "0", "--judge-depth", "1"];
+    let judges = ["--judge", "defaults", "--judge", "random:1"];
+    let (one, err) = ok(&[&args[..], &judges[..], &["--threads", "1"]].concat());
+    let (two, _) = ok(&[&args[..], &judges[..], &["--threads", "2"]].concat());
+    assert_eq!(one, two);
+    assert!(err.contains("kept") && err.contains("candidates"), "{err}");
+    assert!(one.contains("# balanced within 0 of even by 2 judges"), "{one}");
+}
+
+#[test]
 fn headers_count_what_is_played() {
     let (_, err) = ok(&["match", "--a", "defaults", "--b", "random:1", "--pairs", "5", "--depth", "1"]);
     assert!(err.contains("10 games from 5 openings"), "{err}");

@@ -4,6 +4,7 @@
 //! referee, or a test's mock), and what the arena needs of a game beyond that, to handle its
 //! openings and records as text, is an [`ArenaGame`].
 
+pub mod balance;
 pub mod clock;
 pub mod compare;
 pub mod formats;

@@ -5,11 +5,16 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use crate::arena::openings::{Keys, OpeningSuite};
+use crate::arena::balance::judge_all;
+use crate::arena::game::GameSettings;
+use crate::arena::openings::{Keys, OpeningGenerator, OpeningSuite};
 
 use crate::commands::args::GameArg;
 use crate::commands::write_output;
 use crate::core::openings::{OpeningConfig, OpeningMethod, MAX_COUNT, MAX_TOP, MAX_TURNS};
+use crate::core::settings::EngineSettings;
+use crate::player::player_from;
+use crate::registry::GameRef;
 use crate::report::progress::Progress;
 
 #[derive(Args, Debug)]
@@ -38,6 +43,33 @@ pub struct OpeningsArgs {
     /// side to move) is within this of even.
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(0..=i64::from(i32::MAX)))]
     pub balance: u32,
+    /// Keep only balanced openings: each `--judge` plays one game against itself from each
+    /// candidate, and an opening is kept when the first player's share of those points is
+    /// within MARGIN of one half (0 with two judges: one game won by each side). Candidates
+    /// come from the generator's settings above, in its order.
+    #[arg(long, value_name = "MARGIN", value_parser = margin_value)]
+    pub balanced: Option<f64>,
+    /// A judge for `--balanced` (at least two): a weight file, `defaults`, or an outside
+    /// engine (`NAME=cmd:...`, with its own limits). Judge with other tables than the ones
+    /// the suite will measure.
+    #[arg(long, value_name = "PLAYER")]
+    pub judge: Vec<String>,
+    /// `--balanced`: the depth of the judges that are evotune's engine.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=12))]
+    pub judge_depth: u32,
+    /// `--balanced`: candidates to judge at most (default 20 times `--count`).
+    #[arg(long)]
+    pub candidates: Option<u64>,
+    /// `--balanced`: the longest wait for an outside judge's move, in milliseconds.
+    #[arg(long, default_value_t = 600_000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub hang_ms: u64,
+    /// Leave out the openings of this suite file (equal up to the board's symmetries), such
+    /// as the suites a table was developed on; may be given more than once.
+    #[arg(long, value_name = "FILE")]
+    pub exclude: Vec<PathBuf>,
+    /// `--balanced`: candidates judged at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
     /// Seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -46,8 +78,16 @@ pub struct OpeningsArgs {
     pub output: Option<PathBuf>,
 }
 
+fn margin_value(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=0.5).contains(&v) => Ok(v),
+        _ => Err(format!("`{s}`: a share between 0 and 0.5")),
+    }
+}
+
 pub fn run(args: &OpeningsArgs) -> Result<()> {
-    let game = args.game.get()?.arena();
+    let any = args.game.get()?;
+    let game = any.arena();
     // The command line's ranges fit these types; the check below says the rest.
     let config = OpeningConfig {
         count: args.count as usize,
@@ -58,9 +98,24 @@ pub fn run(args: &OpeningsArgs) -> Result<()> {
         balance: args.balance as i32,
     };
     config.check(game).map_err(|e| anyhow::anyhow!("--{} {}", e.key, e.message))?;
+    let mut excluded = OpeningSuite { game, openings: Vec::new() };
+    for path in &args.exclude {
+        let suite = OpeningSuite::load(path, game).map_err(|e| anyhow::anyhow!("--exclude: {e:#}"))?;
+        excluded.openings.extend(suite.openings);
+    }
+    if let Some(margin) = args.balanced {
+        return balanced(any, args, config, margin, &excluded);
+    }
+    if !args.judge.is_empty() {
+        anyhow::bail!("--judge: judges only judge with --balanced MARGIN");
+    }
     let progress = Progress::background("openings", config.count as u64, "openings");
-    let (suite, short) = OpeningSuite::generate_reporting(game, &config, args.seed, Some(&progress));
+    let (mut suite, short) = OpeningSuite::generate_reporting(game, &config, args.seed, Some(&progress));
     progress.finish();
+    let removed = suite.remove_all_of(&excluded);
+    if removed > 0 {
+        eprintln!("note: {removed} of the openings are in the --exclude files and were left out");
+    }
     match short {
         Some(s) if suite.is_empty() => anyhow::bail!("{}", s.message(Keys::CommandLine)),
         // Not an error: a suite of all the openings there are is still a good suite.
@@ -68,4 +123,101 @@ pub fn run(args: &OpeningsArgs) -> Result<()> {
         None => {}
     }
     write_output(args.output.as_deref(), &suite.to_text())
+}
+
+/// `--balanced`: candidates from the generator, judged in batches, kept in the generator's
+/// order until `--count` are kept (the same suite on any number of threads).
+fn balanced(
+    any: GameRef,
+    args: &OpeningsArgs,
+    config: OpeningConfig,
+    margin: f64,
+    excluded: &OpeningSuite,
+) -> Result<()> {
+    if args.judge.len() < 2 {
+        anyhow::bail!("--balanced: give at least two --judge players (each plays itself from every candidate)");
+    }
+    let engine = EngineSettings { depth: Some(args.judge_depth), ..EngineSettings::default() };
+    let mut judges = Vec::new();
+    for (i, spec) in args.judge.iter().enumerate() {
+        let mut p = player_from(spec, &engine, any).map_err(|e| anyhow::anyhow!("--judge {spec}: {e}"))?;
+        p.name = format!("judge{}-{}", i + 1, p.name);
+        judges.push(p);
+    }
+    let settings = GameSettings { hang_ms: args.hang_ms, ..GameSettings::default() };
+    let wanted = config.count;
+    let most = args.candidates.map_or(wanted.saturating_mul(20), |c| c as usize).max(wanted);
+    let mut generator = OpeningGenerator::new(any.arena(), &OpeningConfig { count: most, ..config }, args.seed);
+    let progress = Progress::background("openings", wanted as u64, "balanced openings");
+    let batch = (args.threads as usize * 4).max(1);
+    let (mut kept, mut tried, mut first_won, mut second_won) = (Vec::new(), 0usize, 0usize, 0usize);
+    let mut skipped = 0;
+    'outer: loop {
+        let mut candidates = Vec::with_capacity(batch);
+        while candidates.len() < batch {
+            match generator.next_opening() {
+                Some(o) => {
+                    let mut one = OpeningSuite { game: any.arena(), openings: vec![o] };
+                    if one.remove_all_of(excluded) > 0 {
+                        skipped += 1;
+                    } else {
+                        candidates.push(((tried + candidates.len()) as u64, one.openings.remove(0)));
+                    }
+                }
+                None => break,
+            }
+        }
+        if candidates.is_empty() {
+            break;
+        }
+        let verdicts = judge_all(any, &judges, &candidates, &settings, args.threads as usize);
+        for ((_, opening), judged) in candidates.into_iter().zip(verdicts) {
+            tried += 1;
+            if judged.balanced(margin) {
+                kept.push(opening);
+                progress.inc(1);
+                if kept.len() == wanted {
+                    break 'outer;
+                }
+            } else if judged.first_share() > 0.5 {
+                first_won += 1;
+            } else {
+                second_won += 1;
+            }
+        }
+    }
+    progress.finish();
+    let rejected = tried - kept.len();
+    let rate = if tried == 0 { 0.0 } else { 100.0 * rejected as f64 / tried as f64 };
+    let summary = format!(
+        "balanced within {margin} of even by {} judges ({}; evotune's at depth {}): kept {} of {tried} candidates, \
+         rejected {rejected} ({rate:.1}%: {first_won} favouring the first player, {second_won} the second); \
+         {skipped} left out as in --exclude files",
+        judges.len(),
+        args.judge.join(", "),
+        args.judge_depth,
+        kept.len()
+    );
+    eprintln!("{summary}");
+    if kept.is_empty() {
+        anyhow::bail!("--balanced {margin}: no candidate was balanced; raise the margin or --candidates");
+    }
+    if kept.len() < wanted {
+        eprintln!("note: only {} balanced openings among {tried} candidates, {wanted} asked for", kept.len());
+    }
+    let suite = OpeningSuite { game: any.arena(), openings: kept };
+    let mut text = suite.to_text();
+    text.insert_str(
+        text.find('\n').map_or(0, |i| i + 1),
+        &format!(
+            "# evotune openings --game {} --turns {} --radius {} --method {:?} --top {} --seed {} --balanced {margin}\n# {summary}\n",
+            any.name(),
+            config.turns,
+            config.radius,
+            format!("{:?}", config.method).to_lowercase().trim_matches('"').to_string(),
+            config.top,
+            args.seed
+        ),
+    );
+    write_output(args.output.as_deref(), &text)
 }
