@@ -243,6 +243,12 @@ impl Geometry {
         &self.lines[c as usize]
     }
 
+    /// The column and row of cell c (as `Board::xy`, without a division).
+    #[inline]
+    pub fn coords(&self, c: Cell) -> [u8; 2] {
+        self.coords[c as usize]
+    }
+
     /// Whether some road holds both cells: they lie on one line (a row, a column or a
     /// diagonal) fewer than k cells apart.
     #[inline]

@@ -345,9 +345,10 @@ impl MoveGen {
         let touched = self.touched_seconds::<false>(board, a, &mut seconds);
         // Every other candidate keeps its score, and candidates are sorted best first: the
         // first `want` of them not on a's roads are the only ones that can make the cut.
-        let (ax, ay) = board.xy(a);
+        let geo = board.geometry();
+        let [ax, ay] = geo.coords(a);
         let is_touched = |c: Cell| {
-            let (cx, cy) = board.xy(c);
+            let [cx, cy] = geo.coords(c);
             let (dx, dy) = (cx as isize - ax as isize, cy as isize - ay as isize);
             let (dir, t) = match (dx, dy) {
                 (_, 0) => (0, dx),

@@ -126,16 +126,25 @@ impl BoardView {
         if any == 0 {
             return;
         }
+        // A line has at most k roads, so the window only grows over the first `roads`
+        // cells, stays over the next k - roads, and only shrinks over the rest: three
+        // loops without a test at each cell.
         let roads = line.roads().len();
+        let classes = &mut self.classes;
         let mut window: RoadClasses = 0;
-        for (i, c) in line.cells(self.k).enumerate() {
-            if i < roads {
-                window = window.wrapping_add(change[i]);
-            }
-            if i >= self.k {
-                window = window.wrapping_sub(change[i - self.k]);
-            }
-            let h = &mut self.classes[c as usize];
+        let mut cells = line.cells(self.k);
+        for (&add, c) in change[..roads].iter().zip(&mut cells) {
+            window = window.wrapping_add(add);
+            let h = &mut classes[c as usize];
+            *h = h.wrapping_add(window);
+        }
+        for c in (&mut cells).take(self.k - roads) {
+            let h = &mut classes[c as usize];
+            *h = h.wrapping_add(window);
+        }
+        for (&drop, c) in change[..roads.saturating_sub(1)].iter().zip(&mut cells) {
+            window = window.wrapping_sub(drop);
+            let h = &mut classes[c as usize];
             *h = h.wrapping_add(window);
         }
     }
