@@ -426,3 +426,72 @@ fn bad_outside_engines_fail_before_any_game() {
     let e = fails(&["evolve", "--config", s(&config), "--out", s(dir.path())]);
     assert!(e.contains("[validation] opponents") && e.contains("empty board"), "{e}");
 }
+
+#[test]
+fn a_judge_keeps_only_the_openings_it_finds_even() {
+    // brain.py's judge scores a position (x - 7) * 30 for the side to move, x the column of
+    // Black's first stone (a = 0), and a forced win when x is 11 (column l). After three
+    // stones White moves, so for Black the verdict is (7 - x) * 30: within 60 of even exactly
+    // when the first stone is in columns f to j; a first stone in l is never even.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("even.txt");
+    let judge = format!("{};log={}", brain("judge"), s(&dir.path().join("judge.log")));
+    let args = [
+        "openings",
+        "--game",
+        "gomoku",
+        "--method",
+        "random",
+        "--radius",
+        "5",
+        "--balance",
+        "100000",
+        "--turns",
+        "3",
+        "--count",
+        "12",
+        "--seed",
+        "3",
+        "--eval-judge",
+        &judge,
+        "--eval-judge-margin",
+        "60",
+        "-o",
+        s(&out),
+    ];
+    let (_, stderr) = ok(&args);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(kept.len(), 12, "{text}");
+    for line in &kept {
+        let (moves, verdict) = line.split_once('#').unwrap();
+        let x = i32::from(moves.trim().as_bytes()[0] - b'a');
+        assert!((5..=9).contains(&x), "{line}");
+        assert_eq!(verdict.trim(), format!("{:+}", (7 - x) * 30), "{line}");
+    }
+    // Counted on standard error: what was judged is what was kept and what was rejected.
+    let line = stderr.lines().find(|l| l.starts_with("judged ")).unwrap_or_else(|| panic!("{stderr}"));
+    let n: Vec<usize> = line.split([' ', '(', ')', ':', ',']).filter_map(|w| w.parse().ok()).collect();
+    let [judged, kept_n, rejected, forced, uneven] = n[..5] else { panic!("{line}") };
+    assert_eq!((kept_n, judged), (12, kept_n + rejected), "{line}");
+    assert_eq!(rejected, forced + uneven, "{line}");
+    assert!(forced >= 1 && uneven >= 1, "radius 5 around h8 reaches columns c to m: {line}");
+    // The suite is a suite: a match reads it.
+    let suite = evotune::arena::openings::OpeningSuite::load(&out, evotune::registry::find("gomoku").unwrap().arena());
+    assert_eq!(suite.unwrap().len(), 12);
+    // An engine that prints no evaluation cannot judge, and the error says so.
+    let e = fails(&[
+        "openings",
+        "--game",
+        "gomoku",
+        "--method",
+        "random",
+        "--turns",
+        "3",
+        "--eval-judge",
+        &brain("random"),
+        "-o",
+        s(&out),
+    ]);
+    assert!(e.contains("printed no evaluation"), "{e}");
+}

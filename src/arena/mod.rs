@@ -7,6 +7,7 @@
 pub mod balance;
 pub mod clock;
 pub mod compare;
+pub mod eval_judge;
 pub mod formats;
 pub mod game;
 pub mod matches;

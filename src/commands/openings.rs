@@ -6,8 +6,11 @@ use anyhow::Result;
 use clap::Args;
 
 use crate::arena::balance::judge_all;
+use crate::arena::eval_judge::{Eval, Judge};
 use crate::arena::game::GameSettings;
 use crate::arena::openings::{Keys, OpeningGenerator, OpeningSuite};
+use crate::arena::outside::{EngineSpec, SpecOptions};
+use crate::arena::ArenaGame;
 
 use crate::commands::args::GameArg;
 use crate::commands::write_output;
@@ -70,6 +73,21 @@ pub struct OpeningsArgs {
     /// `--balanced`: candidates judged at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: u64,
+    /// Keep only the openings an outside engine judges within `--eval-judge-margin` of even
+    /// (`cmd:PROGRAM[;dir=DIR;init=LINE...]`, as `evotune match` takes engines): it is shown
+    /// each generated opening and asked to move, and the last evaluation it prints (`Eval N`
+    /// as Rapfi prints it, or `score N` as `evotune play --verbose` does) is the verdict; a
+    /// forced win or loss is never even. Give it a node budget (Rapfi: `init=INFO MAX_NODE
+    /// 500000`) for verdicts independent of the load. See docs/matches.md.
+    #[arg(long, value_name = "ENGINE")]
+    pub eval_judge: Option<String>,
+    /// `--eval-judge`: the largest evaluation either way, in the judge's units, that counts as even.
+    #[arg(long, default_value_t = 100, requires = "eval_judge")]
+    pub eval_judge_margin: u32,
+    /// `--eval-judge`: the judge's time per opening in ms (pbrain's `INFO timeout_turn`).
+    #[arg(long, default_value_t = 10_000, requires = "eval_judge",
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub eval_judge_ms: u64,
     /// Seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -108,6 +126,9 @@ pub fn run(args: &OpeningsArgs) -> Result<()> {
     }
     if !args.judge.is_empty() {
         anyhow::bail!("--judge: judges only judge with --balanced MARGIN");
+    }
+    if let Some(judge) = &args.eval_judge {
+        return judged(args, game, &config, judge);
     }
     let progress = Progress::background("openings", config.count as u64, "openings");
     let (mut suite, short) = OpeningSuite::generate_reporting(game, &config, args.seed, Some(&progress));
@@ -219,5 +240,71 @@ fn balanced(
             args.seed
         ),
     );
+    write_output(args.output.as_deref(), &text)
+}
+
+/// The suite of openings the judge finds even: the generator's openings in its order, each
+/// judged, the uneven ones left out, until `count` are kept or the generator runs out. Each
+/// kept line carries the verdict for Black as a comment; the rejections are counted on
+/// standard error.
+fn judged(args: &OpeningsArgs, game: &'static dyn ArenaGame, config: &OpeningConfig, judge: &str) -> Result<()> {
+    // `NAME=cmd:...` as a match's players are written: the name is not needed here.
+    let text = match judge.split_once('=') {
+        Some((name, rest)) if rest.starts_with("cmd:") && !name.contains(':') => rest,
+        _ => judge,
+    };
+    let spec = EngineSpec::parse(text, &SpecOptions::default(), game.name())
+        .map_err(|e| anyhow::anyhow!("--eval-judge: {e}"))?;
+    let judge = Judge::start(spec, args.eval_judge_ms).map_err(|e| anyhow::anyhow!("--eval-judge: {e}"))?;
+    let margin = args.eval_judge_margin as i32;
+    // Candidates without a count of their own: the judge decides how many are needed.
+    let candidates = OpeningConfig { count: MAX_COUNT, ..*config };
+    let mut generator = OpeningGenerator::new(game, &candidates, args.seed);
+    let progress = Progress::background("openings", config.count as u64, "openings");
+    let mut kept: Vec<(Vec<String>, Eval)> = Vec::new();
+    let (mut judged, mut forced, mut uneven) = (0usize, 0usize, 0usize);
+    while kept.len() < config.count {
+        let Some(opening) = generator.next_opening() else { break };
+        let eval = judge.eval(&opening).map_err(|e| anyhow::anyhow!("--eval-judge: {e}"))?.ok_or_else(|| {
+            anyhow::anyhow!(
+                "--eval-judge: the engine printed no evaluation (`Eval N` or `score N` in a comment line) for `{}`; its log: {}",
+                opening.join(" "),
+                judge.log_path().display()
+            )
+        })?;
+        judged += 1;
+        match eval {
+            e if e.within(margin) => {
+                let black = e.for_first(opening.len());
+                kept.push((opening, black));
+                progress.inc(1);
+            }
+            Eval::Mate { .. } => forced += 1,
+            Eval::Score(_) => uneven += 1,
+        }
+    }
+    progress.finish();
+    let rejected = forced + uneven;
+    eprintln!(
+        "judged {judged} openings: kept {}, rejected {rejected} ({:.1}%): {forced} a forced win, {uneven} more than {margin} from even",
+        kept.len(),
+        100.0 * rejected as f64 / judged.max(1) as f64
+    );
+    if kept.is_empty() {
+        anyhow::bail!(
+            "no opening was judged even: raise --eval-judge-margin, or try --method random with a larger --radius"
+        );
+    }
+    if kept.len() < config.count {
+        eprintln!("note: only {} even openings among all the generator holds; {} asked for", kept.len(), config.count);
+    }
+    let mut text = format!(
+        "# evotune opening suite: one opening per line, record notation\n# judged by `{judge}`, within {margin} of even; \
+         each line's comment: the judge's evaluation for Black\n",
+        judge = args.eval_judge.as_deref().unwrap_or_default()
+    );
+    for (o, e) in &kept {
+        text.push_str(&format!("{}  # {e}\n", o.join(" ")));
+    }
     write_output(args.output.as_deref(), &text)
 }

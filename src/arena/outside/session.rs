@@ -20,6 +20,9 @@ use crate::arena::outside::protocol::{GameSoFar, Heard, Say, Turn};
 use crate::arena::records::Reason;
 use crate::core::game::Side;
 
+/// The most comment lines of one reply kept in [`Reply::chatter`] (the last ones).
+const MAX_CHATTER: usize = 32;
+
 /// How long the referee waits, and what it tells the engine about time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TurnTime {
@@ -36,6 +39,9 @@ pub struct TurnTime {
 pub struct Reply {
     pub text: String,
     pub ms: u64,
+    /// The last comments the engine printed while it thought (pbrain's `MESSAGE` lines,
+    /// search statistics; at most 32): where an opening's judge reads the engine's evaluation.
+    pub chatter: Vec<String>,
 }
 
 /// One engine's side of a game in progress.
@@ -127,11 +133,19 @@ impl Session {
         let start = Instant::now();
         let asked = request.ask.first().map_or("", String::as_str);
         let deadline = start + time.wait;
+        let mut chatter = Vec::new();
         let raw = loop {
             let line = self.read(deadline, asked, time.wait)?;
             match protocol.classify(&line) {
                 Heard::Move(m) => break m,
-                Heard::Chatter => continue,
+                Heard::Chatter => {
+                    // The last few are enough for a judge; an engine that talks without end
+                    // cannot fill the referee's memory.
+                    if chatter.len() == MAX_CHATTER {
+                        chatter.remove(0);
+                    }
+                    chatter.push(line);
+                }
                 Heard::Other if self.unconfirmed && is_refusal(&line) => return Err(self.refused(&line)),
                 Heard::Other => {
                     if let Some(p) = &self.process {
@@ -155,7 +169,7 @@ impl Session {
             }
         };
         self.told = history.len() + 1;
-        Ok(Reply { text, ms })
+        Ok(Reply { text, ms, chatter })
     }
 
     /// Says one line and waits for its acknowledgement, if the protocol has one. One that
