@@ -321,6 +321,20 @@ fn a_pairs_blocks_from_the_board_agree_with_brute_force() {
     assert!(pairs >= 5000 && wins >= 20, "{wins} winning pairs in {pairs}");
 }
 
+/// A Connect6 position of 3 to 29 stones played at random in the board's middle 7x7
+/// (fewer if a stone wins on the way), where generators meet threats as well as quiet play.
+fn random_middle_position(rng: &mut impl rand::Rng) -> Board {
+    let mut b = Board::new(Rules::CONNECT6);
+    let stones = rng.random_range(3..30);
+    while b.stone_count() < stones && b.winner().is_none() {
+        let c = b.cell(rng.random_range(6..13), rng.random_range(6..13));
+        if b.is_empty_cell(c) {
+            b.play(c);
+        }
+    }
+    b
+}
+
 /// A quiet position's whole generation after its first stage and the generations of some
 /// of its children (as a search makes them in between), which reuses the first stage's
 /// candidates and pairs, is a fresh generator's, on random Connect6 positions.
@@ -332,14 +346,7 @@ fn the_whole_generation_after_a_first_stage_is_a_fresh_ones() {
     let mut checked = 0;
     let mut g = MoveGen::new(config, &Board::new(Rules::CONNECT6));
     for _ in 0..300 {
-        let mut b = Board::new(Rules::CONNECT6);
-        let stones = rng.random_range(3..30);
-        while b.stone_count() < stones && b.winner().is_none() {
-            let c = b.cell(rng.random_range(6..13), rng.random_range(6..13));
-            if b.is_empty_cell(c) {
-                b.play(c);
-            }
-        }
+        let b = random_middle_position(&mut rng);
         if b.winner().is_some() || b.stones_left_in_turn() != 2 {
             continue;
         }
@@ -372,20 +379,13 @@ fn the_whole_generation_after_a_first_stage_is_a_fresh_ones() {
 /// the search merges them hold every move of the whole list once and nothing twice.
 #[test]
 fn the_stages_together_list_every_move_once() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     use staged::{FIRST_STAGE_FIRSTS, FIRST_STAGE_WIDTH};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
     let config = MoveGenConfig::for_rules(Rules::CONNECT6);
     let (mut quiet, mut defend) = (0, 0);
     for _ in 0..400 {
-        let mut b = Board::new(Rules::CONNECT6);
-        let stones = rng.random_range(3..30);
-        while b.stone_count() < stones && b.winner().is_none() {
-            let c = b.cell(rng.random_range(6..13), rng.random_range(6..13));
-            if b.is_empty_cell(c) {
-                b.play(c);
-            }
-        }
+        let b = random_middle_position(&mut rng);
         if b.winner().is_some() || b.stones_left_in_turn() != 2 {
             continue;
         }
