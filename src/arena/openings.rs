@@ -338,12 +338,19 @@ impl OpeningSuite {
     /// that a test on `other` is out of sample for a player trained on this one. Returns how
     /// many were removed.
     pub fn remove_all_of(&mut self, other: &OpeningSuite) -> usize {
-        let game = self.game;
-        let key = |moves: &[String]| game.opening_key(moves).ok();
-        let banned: std::collections::HashSet<Vec<u32>> = other.openings.iter().filter_map(|o| key(o)).collect();
+        let holds = other.membership();
         let before = self.openings.len();
-        self.openings.retain(|o| key(o).is_none_or(|k| !banned.contains(&k)));
+        self.openings.retain(|o| !holds(o));
         before - self.openings.len()
+    }
+
+    /// A test of whether an opening is one of this suite's (equal up to the board's
+    /// symmetries), its keys computed once for all the openings it is asked about.
+    pub fn membership(&self) -> impl Fn(&[String]) -> bool + use<> {
+        let game = self.game;
+        let keys: std::collections::HashSet<Vec<u32>> =
+            self.openings.iter().filter_map(|o| game.opening_key(o).ok()).collect();
+        move |moves: &[String]| game.opening_key(moves).is_ok_and(|k| keys.contains(&k))
     }
 }
 

@@ -50,7 +50,7 @@ pub struct OpeningsArgs {
     /// candidate, and an opening is kept when the first player's share of those points is
     /// within MARGIN of one half (0 with two judges: one game won by each side). Candidates
     /// come from the generator's settings above, in its order.
-    #[arg(long, value_name = "MARGIN", value_parser = margin_value)]
+    #[arg(long, value_name = "MARGIN", value_parser = margin_value, conflicts_with = "eval_judge")]
     pub balanced: Option<f64>,
     /// A judge for `--balanced` (at least two): a weight file, `defaults`, or an outside
     /// engine (`NAME=cmd:...`, with its own limits). Judge with other tables than the ones
@@ -128,7 +128,7 @@ pub fn run(args: &OpeningsArgs) -> Result<()> {
         anyhow::bail!("--judge: judges only judge with --balanced MARGIN");
     }
     if let Some(judge) = &args.eval_judge {
-        return judged(args, game, &config, judge);
+        return judged(args, game, &config, judge, &excluded);
     }
     let progress = Progress::background("openings", config.count as u64, "openings");
     let (mut suite, short) = OpeningSuite::generate_reporting(game, &config, args.seed, Some(&progress));
@@ -173,18 +173,13 @@ fn balanced(
     let batch = (args.threads as usize * 4).max(1);
     let (mut kept, mut tried, mut first_won, mut second_won) = (Vec::new(), 0usize, 0usize, 0usize);
     let mut skipped = 0;
+    let is_excluded = excluded.membership();
     'outer: loop {
         let mut candidates = Vec::with_capacity(batch);
         while candidates.len() < batch {
             match generator.next_opening() {
-                Some(o) => {
-                    let mut one = OpeningSuite { game: any.arena(), openings: vec![o] };
-                    if one.remove_all_of(excluded) > 0 {
-                        skipped += 1;
-                    } else {
-                        candidates.push(((tried + candidates.len()) as u64, one.openings.remove(0)));
-                    }
-                }
+                Some(o) if is_excluded(&o) => skipped += 1,
+                Some(o) => candidates.push(((tried + candidates.len()) as u64, o)),
                 None => break,
             }
         }
@@ -247,7 +242,13 @@ fn balanced(
 /// judged, the uneven ones left out, until `count` are kept or the generator runs out. Each
 /// kept line carries the verdict for Black as a comment; the rejections are counted on
 /// standard error.
-fn judged(args: &OpeningsArgs, game: &'static dyn ArenaGame, config: &OpeningConfig, judge: &str) -> Result<()> {
+fn judged(
+    args: &OpeningsArgs,
+    game: &'static dyn ArenaGame,
+    config: &OpeningConfig,
+    judge: &str,
+    excluded: &OpeningSuite,
+) -> Result<()> {
     // `NAME=cmd:...` as a match's players are written: the name is not needed here.
     let text = match judge.split_once('=') {
         Some((name, rest)) if rest.starts_with("cmd:") && !name.contains(':') => rest,
@@ -262,9 +263,14 @@ fn judged(args: &OpeningsArgs, game: &'static dyn ArenaGame, config: &OpeningCon
     let mut generator = OpeningGenerator::new(game, &candidates, args.seed);
     let progress = Progress::background("openings", config.count as u64, "openings");
     let mut kept: Vec<(Vec<String>, Eval)> = Vec::new();
-    let (mut judged, mut forced, mut uneven) = (0usize, 0usize, 0usize);
+    let (mut judged, mut forced, mut uneven, mut skipped) = (0usize, 0usize, 0usize, 0usize);
+    let is_excluded = excluded.membership();
     while kept.len() < config.count {
         let Some(opening) = generator.next_opening() else { break };
+        if is_excluded(&opening) {
+            skipped += 1;
+            continue;
+        }
         let eval = judge.eval(&opening).map_err(|e| anyhow::anyhow!("--eval-judge: {e}"))?.ok_or_else(|| {
             anyhow::anyhow!(
                 "--eval-judge: the engine printed no evaluation (`Eval N` or `score N` in a comment line) for `{}`; its log: {}",
@@ -284,6 +290,9 @@ fn judged(args: &OpeningsArgs, game: &'static dyn ArenaGame, config: &OpeningCon
         }
     }
     progress.finish();
+    if skipped > 0 {
+        eprintln!("note: {skipped} generated openings are in the --exclude files and were not judged");
+    }
     let rejected = forced + uneven;
     eprintln!(
         "judged {judged} openings: kept {}, rejected {rejected} ({:.1}%): {forced} a forced win, {uneven} more than {margin} from even",
