@@ -25,9 +25,12 @@
 # shipped config tunes on) into OUT, where you can read them; SEEDS="9201 9202" picks others.
 # JUDGES="defaults|NAME=cmd:..." keeps only balanced openings (`evotune openings --balanced
 # MARGIN --judge ...`, MARGIN default 0; docs/matches.md): each judge plays itself from each
-# candidate, and openings both judges win with the same colour are left out. Keep the suites
-# you judge a table by apart from those you tune it on: gains measured on one suite shrink on
-# another.
+# candidate (evotune's tables at JUDGE_DEPTH, default 4), and openings both judges win with
+# the same colour are left out. TOP and RADIUS
+# set the generator (`--top`, `--radius`; the default generator holds only 88 distinct
+# two-turn Connect6 openings, `TOP=12 RADIUS=5` many more), and EXCLUDE="FILE..." leaves out
+# the openings of those suites (`--exclude`): keep the suites you judge a table by apart from
+# those you tune it on, since gains measured on one suite shrink on another.
 #
 # Environment: EVOTUNE (binary, default target/release/evotune), GAME (default connect6),
 # TIME_MS (default 1000), OPP_TIME_MS, PAIRS (default 100), THREADS (games at once, default
@@ -56,7 +59,8 @@ CLOCK_NPS=${CLOCK_NPS:-}
 OPP_CPU=${OPP_CPU:-1}
 
 if [[ $# -lt 2 ]]; then
-  sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'
+  # The comment block at the top, up to the first line that is not a comment.
+  awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"
   exit 2
 fi
 if [[ ! -x $EVOTUNE ]]; then
@@ -107,14 +111,25 @@ else
     IFS='|' read -ra specs <<<"$JUDGES"
     for spec in "${specs[@]}"; do judges+=(--judge "$spec"); done
   fi
+  # The generator's settings, the same for every suite (and for every judge's candidates).
+  generator=(--game "$GAME" --turns 2 --count "$PAIRS")
+  [[ -n ${TOP:-} ]] && generator+=(--top "$TOP")
+  [[ -n ${RADIUS:-} ]] && generator+=(--radius "$RADIUS")
+  for file in ${EXCLUDE:-}; do
+    [[ -f $file ]] || {
+      echo "strength: EXCLUDE: no opening file $file" >&2
+      exit 1
+    }
+    generator+=(--exclude "$file")
+  done
   for seed in ${SEEDS:-9001 9002}; do
     if [[ ${#judges[@]} -gt 0 ]]; then
       suite="$OUT/$GAME-balanced-$seed-$PAIRS.txt"
-      [[ -s $suite ]] || "$EVOTUNE" openings --game "$GAME" --turns 2 --count "$PAIRS" --seed "$seed" \
-        --balanced "${MARGIN:-0}" "${judges[@]}" --threads "$THREADS" -o "$suite" >&2
+      [[ -s $suite ]] || "$EVOTUNE" openings "${generator[@]}" --seed "$seed" \
+        --balanced "${MARGIN:-0}" "${judges[@]}" --judge-depth "${JUDGE_DEPTH:-4}" --threads "$THREADS" -o "$suite" >&2
     else
       suite="$OUT/$GAME-openings-$seed-$PAIRS.txt"
-      [[ -s $suite ]] || "$EVOTUNE" openings --game "$GAME" --turns 2 --count "$PAIRS" --seed "$seed" -o "$suite" >&2
+      [[ -s $suite ]] || "$EVOTUNE" openings "${generator[@]}" --seed "$seed" -o "$suite" >&2
     fi
     suites+=("$suite")
   done

@@ -284,6 +284,41 @@ fn balanced_openings_need_two_judges_and_say_what_they_rejected() {
     assert!(one.contains("# balanced within 0 of even by 2 judges"), "{one}");
 }
 
+/// `scripts/strength.sh`'s balanced suites (JUDGES=): TOP, RADIUS and EXCLUDE reach `evotune
+/// openings`, so the suite the script judges is the one the command in docs/strength.md
+/// writes, without the excluded openings, and the table has a row for each suite.
+#[test]
+fn strength_script_judges_suites_with_the_generator_and_exclusions_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |f: &str| dir.path().join(f).to_str().unwrap().to_string();
+    let generator = ["--turns", "2", "--top", "12", "--radius", "5"];
+    // The generator's first 3 openings of seed 77: without EXCLUDE they are its first candidates.
+    ok(&[&["openings"][..], &generator, &["--count", "3", "--seed", "77", "-o", &d("ex.txt")]].concat());
+    let out = Command::new("scripts/strength.sh")
+        .args(["rnd=random:1", "defaults"])
+        .envs([("EVOTUNE", BIN), ("JUDGES", "defaults|random:1"), ("JUDGE_DEPTH", "1"), ("SEEDS", "77 78")])
+        .envs([("TOP", "12"), ("RADIUS", "5"), ("EXCLUDE", &d("ex.txt")), ("PAIRS", "2"), ("TIME_MS", "20")])
+        .envs([("THREADS", "1"), ("OUT", &d("out"))])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let suite = std::fs::read_to_string(d("out/connect6-balanced-77-2.txt")).unwrap();
+    let judged = ["--balanced", "0", "--judge", "defaults", "--judge", "random:1", "--judge-depth", "1"];
+    let direct =
+        [&["openings"][..], &generator, &["--count", "2", "--seed", "77"], &judged, &["--exclude", &d("ex.txt")]];
+    assert_eq!(suite, ok(&direct.concat()).0);
+    assert!(suite.contains("--radius 5") && suite.contains("--top 12"), "{suite}");
+    assert!(suite.contains("3 left out as in --exclude files"), "{suite}");
+    let excluded = std::fs::read_to_string(d("ex.txt")).unwrap();
+    for opening in excluded.lines().filter(|l| !l.starts_with('#')) {
+        assert!(!suite.lines().any(|l| l == opening), "{opening} was excluded:\n{suite}");
+    }
+    let table = std::fs::read_to_string(d("out/strength.md")).unwrap();
+    for seed in [77, 78] {
+        assert!(table.contains(&format!("| defaults | connect6-balanced-{seed}-2.txt | 4 |")), "{table}");
+    }
+}
+
 #[test]
 fn headers_count_what_is_played() {
     let (_, err) = ok(&["match", "--a", "defaults", "--b", "random:1", "--pairs", "5", "--depth", "1"]);
