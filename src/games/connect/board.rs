@@ -64,7 +64,9 @@ pub struct Board {
     /// The live-road histogram of both colours: `live[c * (MAX_K + 1) + n]` is the number of
     /// roads with exactly n stones of c and none of the other colour. A stone changes at most
     /// one entry down and one up for each road through it; a change that has no entry goes
-    /// to [`LIVE_SINK`], which is never read, so that the update needs no branch.
+    /// to [`LIVE_SINK`], which is never read, so that the update needs no branch. A slot is
+    /// named by a byte, and the array has a slot for every byte, so that indexing it needs
+    /// neither a bounds check nor a mask (only the first [`LIVE_USED`] are ever changed).
     live: [i32; LIVE_SLOTS],
     /// Bit sets of roads by colour and role, word `r / 64` of set `c * ROLES + role` at
     /// `sets[r / 64][c * ROLES + role]` (a road's sets side by side): role 0 the threat
@@ -72,7 +74,10 @@ pub struct Board {
     /// `need` stones short of one (k - p - need stones of c, none of the other, at least
     /// one): where the threat-space search looks for its attacks.
     sets: Vec<[u64; 8]>,
-    threat_total: [i32; 2],
+    /// The threat roads of both colours in one number, black's plus 65,536 times white's
+    /// (each count is at most the road count, below 65,536): a stone's change to both is one
+    /// addition (see [`RoadStep::threat_change`]).
+    threat_total: i32,
 
     hash: u64,
     history: Vec<Cell>,
@@ -88,7 +93,7 @@ impl Board {
             counts: vec![0; roads],
             live: [0; LIVE_SLOTS],
             sets: vec![[0; 8]; words],
-            threat_total: [0, 0],
+            threat_total: 0,
             hash: 0,
             history: Vec::with_capacity(rules.cells()),
             geo,
@@ -244,7 +249,11 @@ impl Board {
     /// Number of threat roads of c: roads c completes within one turn of p stones.
     #[inline]
     pub fn threat_count(&self, c: Colour) -> u32 {
-        self.threat_total[c.index()] as u32
+        let t = self.threat_total as u32;
+        match c {
+            Colour::Black => t & 0xFFFF,
+            Colour::White => t >> 16,
+        }
     }
 
     /// The threat roads of c, in increasing index order.
@@ -312,16 +321,14 @@ impl Board {
         let one = STONE[me];
         for &r in geo.roads_through(c) {
             let r = r as usize;
-            let n = &mut self.counts[r];
+            let n = count_mut(&mut self.counts, r);
             let step = steps[*n as usize];
             *n += one;
             self.live[step.down()] -= 1;
             self.live[step.up()] += 1;
             if step.flips() != 0 {
-                flip_sets(&mut self.sets[r / 64], r, step.flips());
-                let [black, white] = step.threat_changes();
-                self.threat_total[0] += black;
-                self.threat_total[1] += white;
+                flip_sets(&mut self.sets, r, step.flips());
+                self.threat_total += step.threat_change();
             }
         }
     }
@@ -337,16 +344,14 @@ impl Board {
         let one = STONE[me];
         for &r in geo.roads_through(c) {
             let r = r as usize;
-            let n = &mut self.counts[r];
+            let n = count_mut(&mut self.counts, r);
             *n -= one;
             let step = steps[*n as usize];
             self.live[step.up()] -= 1;
             self.live[step.down()] += 1;
             if step.flips() != 0 {
-                flip_sets(&mut self.sets[r / 64], r, step.flips());
-                let [black, white] = step.threat_changes();
-                self.threat_total[0] -= black;
-                self.threat_total[1] -= white;
+                flip_sets(&mut self.sets, r, step.flips());
+                self.threat_total -= step.threat_change();
             }
         }
     }
@@ -425,8 +430,10 @@ fn set_bits_of(words: impl Iterator<Item = u64>) -> impl Iterator<Item = usize> 
     })
 }
 
-/// Slots of [`Board`]'s live-road histogram: MAX_K + 1 per colour, then the sink.
-const LIVE_SLOTS: usize = 32;
+/// Slots of [`Board`]'s live-road histogram: one for every byte (see `Board::live`).
+const LIVE_SLOTS: usize = 256;
+/// The slots in use: MAX_K + 1 per colour, then the sink.
+const LIVE_USED: usize = 2 * (MAX_K + 1) + 1;
 /// The histogram slot that takes the changes no count stands for (never read).
 pub(super) const LIVE_SINK: usize = 2 * (MAX_K + 1);
 /// Sets of roads per colour: its threat roads and the roads one and two stones short.
@@ -438,6 +445,19 @@ pub(super) const ROLES: usize = 3;
 pub(super) fn step_index([black, white]: [u8; 2]) -> usize {
     (black | white << 4) as usize
 }
+
+/// The packed change of the threat counts (see `Board::threat_total`) by a [`RoadStep`]'s
+/// last byte, which holds each colour's change plus one in 2 bits (black low): a table by
+/// the byte, so that its lookup needs no bounds check.
+static THREAT_CHANGE: [i32; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = ((i & 3) as i32 - 1) + ((i >> 2 & 3) as i32 - 1) * 65536;
+        i += 1;
+    }
+    t
+};
 
 /// A stone of each colour in the packed counts of a road.
 const STONE: [u8; 2] = [1, 16];
@@ -453,20 +473,20 @@ pub struct RoadStep([u8; 4]);
 impl RoadStep {
     /// `threats`: how the stone changes each colour's count of threat roads (-1, 0 or 1).
     pub(super) fn new(down: usize, up: usize, flips: u8, threats: [i32; 2]) -> RoadStep {
-        debug_assert!(down < LIVE_SLOTS && up < LIVE_SLOTS);
+        debug_assert!(down < LIVE_USED && up < LIVE_USED);
         let threats = threats.map(|t| (t + 1) as u8);
         RoadStep([down as u8, up as u8, flips, threats[0] | threats[1] << 2])
     }
 
-    /// Masked to the histogram's size, so that indexing needs no bounds check.
+    /// A byte: the histogram has a slot for each, so indexing it needs no bounds check.
     #[inline(always)]
     fn down(self) -> usize {
-        self.0[0] as usize % LIVE_SLOTS
+        self.0[0] as usize
     }
 
     #[inline(always)]
     fn up(self) -> usize {
-        self.0[1] as usize % LIVE_SLOTS
+        self.0[1] as usize
     }
 
     #[inline(always)]
@@ -474,18 +494,32 @@ impl RoadStep {
         self.0[2]
     }
 
-    /// The change of each colour's threat roads (some only when [`flips`](Self::flips) is
-    /// not 0).
+    /// The change of both colours' threat roads, packed as `Board::threat_total` packs
+    /// them (meaningful only when [`flips`](Self::flips) is not 0).
     #[inline(always)]
-    fn threat_changes(self) -> [i32; 2] {
-        let t = self.0[3] as i32;
-        [(t & 3) - 1, (t >> 2 & 3) - 1]
+    fn threat_change(self) -> i32 {
+        THREAT_CHANGE[self.0[3] as usize]
     }
 }
 
-/// Flips road r in the sets of `flips` (`words`: the sets' words holding r).
-#[inline]
-fn flip_sets(words: &mut [u64; 8], r: usize, flips: u8) {
+/// The packed counts of road r (`Board::counts`), which `put` and `take` reach once per road
+/// through a stone: r comes from the geometry's roads through a cell, all below its road
+/// count, which is the length of `counts` (set in [`Board::new`] and never changed), so the
+/// bounds check of the indexing is left out.
+#[inline(always)]
+fn count_mut(counts: &mut [u8], r: usize) -> &mut u8 {
+    debug_assert!(r < counts.len());
+    // SAFETY: r < road_count == counts.len() (see above).
+    unsafe { counts.get_unchecked_mut(r) }
+}
+
+/// Flips road r in the sets of `flips` (bit `c * ROLES + role`, see `Board::sets`).
+#[inline(always)]
+fn flip_sets(sets: &mut [[u64; 8]], r: usize, flips: u8) {
+    debug_assert!(r / 64 < sets.len());
+    // SAFETY: r < road_count (a road through a cell), and `sets` holds
+    // road_count.div_ceil(64) words from Board::new on, so r / 64 is in range.
+    let words = unsafe { sets.get_unchecked_mut(r / 64) };
     let bit = 1u64 << (r % 64);
     let mut f = flips;
     while f != 0 {
