@@ -30,7 +30,8 @@
 # set the generator (`--top`, `--radius`; the default generator holds only 88 distinct
 # two-turn Connect6 openings, `TOP=12 RADIUS=5` many more), and EXCLUDE="FILE..." leaves out
 # the openings of those suites (`--exclude`): keep the suites you judge a table by apart from
-# those you tune it on, since gains measured on one suite shrink on another.
+# those you tune it on, since gains measured on one suite shrink on another. Balanced suites
+# of one run share no opening (each seed's suite excludes the ones before it).
 #
 # Environment: EVOTUNE (binary, default target/release/evotune), GAME (default connect6),
 # TIME_MS (default 1000), OPP_TIME_MS, PAIRS (default 100), THREADS (games at once, default
@@ -122,11 +123,16 @@ else
     }
     generator+=(--exclude "$file")
   done
+  earlier=()
   for seed in ${SEEDS:-9001 9002}; do
     if [[ ${#judges[@]} -gt 0 ]]; then
+      # Each balanced suite also leaves out the openings of the suites before it: the balanced
+      # openings of the wider generator are few, and two seeds' suites of 25 shared 15 of
+      # them up to the board's symmetries.
       suite="$OUT/$GAME-balanced-$seed-$PAIRS.txt"
-      [[ -s $suite ]] || "$EVOTUNE" openings "${generator[@]}" --seed "$seed" \
+      [[ -s $suite ]] || "$EVOTUNE" openings "${generator[@]}" "${earlier[@]}" --seed "$seed" \
         --balanced "${MARGIN:-0}" "${judges[@]}" --judge-depth "${JUDGE_DEPTH:-4}" --threads "$THREADS" -o "$suite" >&2
+      earlier+=(--exclude "$suite")
     else
       suite="$OUT/$GAME-openings-$seed-$PAIRS.txt"
       [[ -s $suite ]] || "$EVOTUNE" openings "${generator[@]}" --seed "$seed" -o "$suite" >&2

@@ -285,35 +285,43 @@ fn balanced_openings_need_two_judges_and_say_what_they_rejected() {
 }
 
 /// `scripts/strength.sh`'s balanced suites (JUDGES=): TOP, RADIUS and EXCLUDE reach `evotune
-/// openings`, so the suite the script judges is the one the command in docs/strength.md
-/// writes, without the excluded openings, and the table has a row for each suite.
+/// openings`, and each seed's suite leaves out the suites before it, so the suites the script
+/// judges are the ones the commands in docs/strength.md write, share no opening, and get a row
+/// each. The small generator (2 moves a turn within 1 of the centre) repeats openings across
+/// seeds: seed 78's suite would hold `k11 j8j9` of seed 77's.
 #[test]
-fn strength_script_judges_suites_with_the_generator_and_exclusions_given() {
+fn strength_script_judges_disjoint_suites_with_the_generator_and_exclusions_given() {
     let dir = tempfile::tempdir().unwrap();
     let d = |f: &str| dir.path().join(f).to_str().unwrap().to_string();
-    let generator = ["--turns", "2", "--top", "12", "--radius", "5"];
-    // The generator's first 3 openings of seed 77: without EXCLUDE they are its first candidates.
-    ok(&[&["openings"][..], &generator, &["--count", "3", "--seed", "77", "-o", &d("ex.txt")]].concat());
+    let generator = ["--turns", "2", "--top", "2", "--radius", "1"];
+    // The generator's first opening of seed 77: without EXCLUDE it is a candidate.
+    ok(&[&["openings"][..], &generator, &["--count", "1", "--seed", "77", "-o", &d("ex.txt")]].concat());
     let out = Command::new("scripts/strength.sh")
         .args(["rnd=random:1", "defaults"])
         .envs([("EVOTUNE", BIN), ("JUDGES", "defaults|random:1"), ("JUDGE_DEPTH", "1"), ("SEEDS", "77 78")])
-        .envs([("TOP", "12"), ("RADIUS", "5"), ("EXCLUDE", &d("ex.txt")), ("PAIRS", "2"), ("TIME_MS", "20")])
+        .envs([("TOP", "2"), ("RADIUS", "1"), ("EXCLUDE", &d("ex.txt")), ("PAIRS", "2"), ("TIME_MS", "20")])
         .envs([("THREADS", "1"), ("OUT", &d("out"))])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let suite = std::fs::read_to_string(d("out/connect6-balanced-77-2.txt")).unwrap();
-    let judged = ["--balanced", "0", "--judge", "defaults", "--judge", "random:1", "--judge-depth", "1"];
-    let direct =
-        [&["openings"][..], &generator, &["--count", "2", "--seed", "77"], &judged, &["--exclude", &d("ex.txt")]];
-    assert_eq!(suite, ok(&direct.concat()).0);
-    assert!(suite.contains("--radius 5") && suite.contains("--top 12"), "{suite}");
-    assert!(suite.contains("3 left out as in --exclude files"), "{suite}");
-    let excluded = std::fs::read_to_string(d("ex.txt")).unwrap();
-    for opening in excluded.lines().filter(|l| !l.starts_with('#')) {
-        assert!(!suite.lines().any(|l| l == opening), "{opening} was excluded:\n{suite}");
-    }
-    let table = std::fs::read_to_string(d("out/strength.md")).unwrap();
+    let read = |f: &str| std::fs::read_to_string(d(f)).unwrap();
+    let (first, second) = (read("out/connect6-balanced-77-2.txt"), read("out/connect6-balanced-78-2.txt"));
+    let judged =
+        ["--balanced", "0", "--judge", "defaults", "--judge", "random:1", "--judge-depth", "1", "--count", "2"];
+    let direct = |seed: &str, exclude: &[&str]| {
+        let excluded: Vec<&str> = exclude.iter().flat_map(|f| ["--exclude", f]).collect();
+        ok(&[&["openings"][..], &generator, &judged, &["--seed", seed], &excluded].concat()).0
+    };
+    let (ex, earlier) = (d("ex.txt"), d("out/connect6-balanced-77-2.txt"));
+    assert_eq!(first, direct("77", &[&ex]));
+    assert_eq!(second, direct("78", &[&ex, &earlier]));
+    assert!(first.contains("--radius 1") && first.contains("--top 2"), "{first}");
+    let openings = |text: &str| text.lines().filter(|l| !l.starts_with('#')).map(String::from).collect::<Vec<_>>();
+    assert!(!openings(&first).contains(&"i10 g7h8".to_string()), "{first}");
+    assert!(openings(&first).contains(&"k11 j8j9".to_string()), "{first}");
+    assert!(openings(&direct("78", &[&ex])).contains(&"k11 j8j9".to_string()));
+    assert_eq!(openings(&second), ["i9 h6h7", "i9 g6h7"]);
+    let table = read("out/strength.md");
     for seed in [77, 78] {
         assert!(table.contains(&format!("| defaults | connect6-balanced-{seed}-2.txt | 4 |")), "{table}");
     }
