@@ -53,10 +53,15 @@ fn plan_play_reduce_by_hand_equals_a_local_run() {
             let why = text(&refused);
             assert!(why.contains("shard-0001-of-0003.json: missing") && why.contains("for I in 1,2"), "{why}");
         }
-        // Played again (a shard already played is not played twice), then reduced.
-        for shard in ["1/3", "2/3", "3/3"] {
-            evotune(&["cluster", "play", "--run", pop, "--shard", shard]);
-        }
+        // Shard 3 played its games and took every game nobody had: shard 1's, and shard 2's
+        // but the one its killed process held. Shard 1 finds its games played; shard 2's
+        // retry plays only the game of the stale claim: the games played before the kill are
+        // kept.
+        let one = evotune(&["cluster", "play", "--run", pop, "--shard", "1/3"]);
+        assert!(String::from_utf8_lossy(&one.stdout).starts_with("played 0 of the shard's"), "{}", text(&one));
+        let two = evotune(&["cluster", "play", "--run", pop, "--shard", "2/3"]);
+        assert!(String::from_utf8_lossy(&two.stdout).starts_with("played 1 of the shard's"), "{}", text(&two));
+        evotune(&["cluster", "play", "--run", pop, "--shard", "3/3"]);
         let again = evotune(&["cluster", "play", "--run", pop, "--shard", "3/3"]);
         assert!(String::from_utf8_lossy(&again.stdout).starts_with("already played"), "{}", text(&again));
         let reduced = evotune(&["cluster", "reduce", "--run", pop]);
@@ -108,6 +113,7 @@ fn slurm_executor_equals_a_local_run_after_a_killed_shard() {
     let done = run(&[&args[..], &["--poll-seconds", "0.3"]].concat(), &[("EVOTUNE_SHARD_CRASH", "2")]);
     let said = text(&done);
     assert!(done.status.success(), "{said}");
+    assert!(said.contains("played by a shard other than their own (work stealing)"), "{said}");
     assert!(said.contains("gen 1: shards 2 failed or were lost; starting them again (1 of 2 retries)"), "{said}");
     assert!(said.contains("gen 1: shards 3/3 done"), "{said}");
     assert_eq!(run_result(&out, "tiny"), expected);

@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
-use crate::cluster::plan::{gather, missing_shards, shard_file_exists, work_dir, work_dirs, Plan, PLAN_FILE};
+use crate::cluster::plan::{
+    gather, missing_shards, played_elsewhere, shard_file_exists, work_dir, work_dirs, Plan, PLAN_FILE,
+};
 use crate::ga::evolve::Evolver;
 use crate::ga::games::{Games, Played};
 use crate::ga::schedule::Schedule;
@@ -186,7 +188,13 @@ impl Games for Sharded<'_> {
                 self.retries + 1
             );
         }
-        Ok(Some(Played::untimed(gather(&plan, &dir)?)))
+        let records = gather(&plan, &dir)?;
+        progress.println(&format!(
+            "gen {g}: {} of {} games played by a shard other than their own (work stealing)",
+            played_elsewhere(&plan, &dir),
+            plan.games.len()
+        ));
+        Ok(Some(Played::untimed(records)))
     }
 
     fn committed(&self, generation: u32) -> Result<()> {

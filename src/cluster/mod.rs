@@ -20,6 +20,7 @@ pub mod executor;
 pub mod parallel;
 pub mod plan;
 pub mod slurm;
+pub mod steal;
 
 use std::path::{Path, PathBuf};
 

@@ -22,10 +22,11 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::arena::game::{play_games, GameJob, Referee};
+use crate::arena::game::{GameJob, Referee};
 use crate::arena::openings::OpeningSuite;
 use crate::arena::player::Player;
 use crate::arena::records::GameRecord;
+use crate::cluster::steal::{hostname, Attempt, Tally};
 use crate::dispatch::deal_by_class;
 use crate::fsutil::{fnv1a64, verify_checksum, with_checksum, write_atomic};
 use crate::ga::config::EvolveConfig;
@@ -191,13 +192,17 @@ struct ShardFile {
     wall_s: f64,
     /// The records of the shard's games, in schedule order.
     records: Vec<GameRecord>,
+    /// The shard that played each of them (1-based): with stealing, not always this one.
+    #[serde(default)]
+    played_by: Vec<usize>,
 }
 
 /// What [`play_shard`] did.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Played {
-    /// Played its games and wrote this file.
-    Wrote { path: PathBuf, games: usize },
+    /// Wrote this file of its `games` games, having played `own` of them and `stolen` games
+    /// of other shards (the rest of its own were played by other shards).
+    Wrote { path: PathBuf, games: usize, own: usize, stolen: usize },
     /// The shard's file was already there, valid: nothing to do.
     AlreadyDone(PathBuf),
 }
@@ -243,43 +248,56 @@ pub fn play_shard(
         })
         .collect::<Result<Vec<Player>>>()?;
     let mine: Vec<usize> = plan.games_of(shard).collect();
-    let jobs: Vec<GameJob> = mine
+    // Every game of the plan, by its index: a shard may play any of them.
+    let jobs: Vec<GameJob> = plan
+        .games
         .iter()
-        .map(|&k| {
-            let g = &plan.games[k];
-            GameJob {
-                first: &players[g.first],
-                second: &players[g.second],
-                opening: &plan.openings[&g.opening],
-                opening_index: g.opening,
-                seed: g.seed,
-            }
+        .map(|g| GameJob {
+            first: &players[g.first],
+            second: &players[g.second],
+            opening: &plan.openings[&g.opening],
+            opening_index: g.opening,
+            seed: g.seed,
         })
         .collect();
     let start = Instant::now();
-    let records = match crash_test_marker(dir, shard) {
-        Some(marker) => {
-            let half = jobs.len() / 2;
-            play_games(referee, &jobs[..half], progress);
-            std::fs::write(&marker, b"crashed once\n").with_context(|| format!("{}", marker.display()))?;
-            eprintln!("{SHARD_CRASH_VAR}: shard {shard} aborts after {half} of its {} games", jobs.len());
-            std::process::abort();
+    let games_of: Vec<Vec<usize>> = (1..=plan.shards).map(|s| plan.games_of(s).collect()).collect();
+    // Outside engines' processes are reused along a shard's games (`play_games`): those
+    // plans are played without stealing, each shard its own games in one batch.
+    let outside = players.iter().any(|p| p.outside.is_some());
+    let attempt = Attempt::new(plan, &hash, dir, shard, !outside);
+    let crash = crash_test_marker(dir, shard).map(|marker| (mine.len() / 2, marker));
+    let mut tally = Tally::default();
+    for round in 0..2 {
+        let t = if outside {
+            attempt.run_own_batch(referee, &jobs, &mine, progress, crash.clone())?
+        } else {
+            attempt.run(referee, &jobs, &games_of, progress, crash.clone())?
+        };
+        tally = Tally { own: tally.own + t.own, stolen: tally.stolen + t.stolen };
+        match attempt.collect(&mine) {
+            Ok((records, played_by)) => {
+                let file = ShardFile {
+                    format: SHARD_FORMAT.into(),
+                    plan: hash.clone(),
+                    generation: plan.generation,
+                    shard,
+                    shards: plan.shards,
+                    host: hostname(),
+                    wall_s: start.elapsed().as_secs_f64(),
+                    records,
+                    played_by,
+                };
+                let text = with_checksum(serde_json::to_string(&file).context("shard to JSON")?);
+                write_atomic(&path, text.as_bytes()).with_context(|| format!("{}: cannot write", path.display()))?;
+                return Ok(Played::Wrote { path, games: mine.len(), own: tally.own, stolen: tally.stolen });
+            }
+            // Damaged records were removed: played again once.
+            Err(e) if round == 0 => eprintln!("shard {shard}: {e:#}"),
+            Err(e) => return Err(e),
         }
-        None => play_games(referee, &jobs, progress),
-    };
-    let file = ShardFile {
-        format: SHARD_FORMAT.into(),
-        plan: hash,
-        generation: plan.generation,
-        shard,
-        shards: plan.shards,
-        host: hostname(),
-        wall_s: start.elapsed().as_secs_f64(),
-        records,
-    };
-    let text = with_checksum(serde_json::to_string(&file).context("shard to JSON")?);
-    write_atomic(&path, text.as_bytes()).with_context(|| format!("{}: cannot write", path.display()))?;
-    Ok(Played::Wrote { path, games: mine.len() })
+    }
+    unreachable!("the second round returns")
 }
 
 /// The marker of [`SHARD_CRASH_VAR`] when this shard is to crash now.
@@ -287,13 +305,6 @@ fn crash_test_marker(dir: &Path, shard: usize) -> Option<PathBuf> {
     let wanted: usize = std::env::var(SHARD_CRASH_VAR).ok()?.parse().ok()?;
     let marker = dir.join(format!("crashed-{shard}"));
     (wanted == shard && !marker.exists()).then_some(marker)
-}
-
-fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .or_else(|_| std::env::var("HOSTNAME"))
-        .unwrap_or_default()
 }
 
 /// The records of shard `shard` from its file, checked against the plan: the plan's hash,
@@ -346,6 +357,18 @@ pub fn check_shard(plan: &Plan, hash: &str, dir: &Path, shard: usize) -> Result<
 pub fn missing_shards(plan: &Plan, dir: &Path) -> Result<Vec<usize>> {
     let hash = plan.hash()?;
     Ok((1..=plan.shards).filter(|&s| check_shard(plan, &hash, dir, s).is_err()).collect())
+}
+
+/// How many games of the generation a shard other than their own played (work stealing),
+/// from the shards' files (those that cannot be read count none): for the logs.
+pub fn played_elsewhere(plan: &Plan, dir: &Path) -> usize {
+    (1..=plan.shards)
+        .filter_map(|shard| {
+            let text = std::fs::read_to_string(plan.shard_path(dir, shard)).ok()?;
+            let file: ShardFile = serde_json::from_str(verify_checksum(&text).ok()?).ok()?;
+            Some(file.played_by.iter().filter(|&&by| by != shard).count())
+        })
+        .sum()
 }
 
 /// Whether shard `shard`'s file is there (not checked: a cheap test while waiting).
@@ -454,12 +477,14 @@ mod tests {
         let first = std::fs::read(&path).unwrap();
         Plan::new(&config, &ev.schedule(&state), &suite, 4).save(dir.path()).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), first);
-        let Played::Wrote { path: shard, games } =
+        let Played::Wrote { path: shard, games, own, stolen } =
             play_shard(&plan, dir.path(), 2, &referee, &lineup, &hidden()).unwrap()
         else {
             panic!("not played")
         };
-        assert_eq!(games, plan.games_of(2).count());
+        // Alone, it played its own games and took every other shard's.
+        assert_eq!((games, own), (plan.games_of(2).count(), plan.games_of(2).count()));
+        assert_eq!(stolen, plan.games.len() - own);
         let written = std::fs::read(&shard).unwrap();
         assert_eq!(
             play_shard(&plan, dir.path(), 2, &referee, &lineup, &hidden()).unwrap(),
@@ -521,6 +546,99 @@ mod tests {
             play_shard(&plan, dir.path(), shard, &referee, &lineup, &hidden()).unwrap();
         }
         assert_eq!(gather(&plan, dir.path()).unwrap().len(), plan.games.len());
+    }
+
+    /// Shards played at once on threads of one process steal each other's games; the records
+    /// gathered are the local generation's whatever shard played which game.
+    #[test]
+    fn shards_playing_at_once_steal_and_gather_the_local_generation() {
+        let (config, suite, referee) = mock_setup();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
+        let state = ev.initial_state().unwrap();
+        let local = ev.play_generation(&mut state.clone(), &hidden()).unwrap().records;
+        for shards in [2, 5] {
+            let dir = tempfile::tempdir().unwrap();
+            let plan = Plan::new(&config, &ev.schedule(&state), &suite, shards);
+            let played: Vec<Played> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (1..=shards)
+                    .map(|s| {
+                        let (plan, dir, referee, lineup) = (&plan, dir.path(), &referee, &lineup);
+                        scope.spawn(move || play_shard(plan, dir, s, referee, lineup, &hidden()).unwrap())
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+            // Each game played once: claims are exclusive.
+            let total: usize = played
+                .iter()
+                .map(|p| match p {
+                    Played::Wrote { own, stolen, .. } => own + stolen,
+                    Played::AlreadyDone(_) => 0,
+                })
+                .sum();
+            assert_eq!(total, plan.games.len(), "{played:?}");
+            assert_eq!(gather(&plan, dir.path()).unwrap(), local, "{shards} shards");
+        }
+    }
+
+    /// An own game claimed by a player that is gone (an earlier attempt of the shard, a
+    /// process of this host that ended, a claim not refreshed for the lease) is played again;
+    /// a game with a record is not, and a record of the game that differs is an error.
+    #[test]
+    fn stale_claims_are_played_again_and_records_are_kept_once() {
+        let (config, suite, referee) = mock_setup();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
+        let state = ev.initial_state().unwrap();
+        let local = ev.play_generation(&mut state.clone(), &hidden()).unwrap().records;
+        let dir = tempfile::tempdir().unwrap();
+        let plan = Plan::new(&config, &ev.schedule(&state), &suite, 2);
+        // Shard 2 first: it plays every game but the three of shard 1 claimed below.
+        let one: Vec<usize> = plan.games_of(1).collect();
+        let claims = dir.path().join(crate::cluster::steal::CLAIMS_DIR);
+        std::fs::create_dir_all(&claims).unwrap();
+        let claim = |k: usize, text: String| {
+            let path = crate::cluster::steal::claim_path(dir.path(), k);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let host = crate::cluster::steal::hostname();
+        // An earlier attempt of shard 1.
+        claim(one[0], format!("shard 1 host {host} pid {} attempt 1.2.3\n", std::process::id()));
+        // A process of this host that has ended.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        claim(one[1], format!("shard 2 host {host} pid {dead} attempt {dead}.0.0\n"));
+        // Another host's shard, silent for two hours.
+        let old = claim(one[2], "shard 2 host elsewhere pid 1 attempt 1.0.0\n".into());
+        let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+        std::fs::File::options().write(true).open(&old).unwrap().set_modified(two_hours_ago).unwrap();
+        let Played::Wrote { own, stolen, .. } = play_shard(&plan, dir.path(), 2, &referee, &lineup, &hidden()).unwrap()
+        else {
+            panic!("not played")
+        };
+        assert_eq!((own, stolen), (plan.games_of(2).count(), one.len() - 3));
+        let Played::Wrote { own, stolen, games, .. } =
+            play_shard(&plan, dir.path(), 1, &referee, &lineup, &hidden()).unwrap()
+        else {
+            panic!("not played")
+        };
+        assert_eq!((games, own, stolen), (one.len(), 3, 0));
+        assert_eq!(gather(&plan, dir.path()).unwrap(), local);
+
+        // A record of game one[0] that is not the game's: playing the game again refuses it.
+        let hash = plan.hash().unwrap();
+        let path = crate::cluster::steal::game_path(dir.path(), one[0]);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut file: serde_json::Value = serde_json::from_str(verify_checksum(&text).unwrap()).unwrap();
+        file["record"]["result"] = if file["record"]["result"] == "first" { "second" } else { "first" }.into();
+        std::fs::write(&path, with_checksum(file.to_string())).unwrap();
+        let e = crate::cluster::steal::Attempt::new(&plan, &hash, dir.path(), 1, true)
+            .write_for_test(one[0], local[one[0]].clone())
+            .unwrap_err();
+        assert!(format!("{e:#}").contains("played twice gave two records"), "{e:#}");
     }
 
     #[test]

@@ -192,15 +192,20 @@ fn play(args: &ClusterPlayArgs) -> Result<()> {
     let lineup = shard_lineup(&config)?;
     let pool = thread_pool(args.threads)?;
     check_table_memory(pool.current_num_threads(), &[&config.engine], CONFIG_TT_MIB)?;
-    let progress = Progress::new(
+    // Its own games, then other shards' (stolen): at most the generation's.
+    let progress = Progress::capped(
         &format!("gen {} shard {shard}/{shards}", plan.generation),
-        plan.games_of(shard).count() as u64,
+        plan.games.len() as u64,
         "games",
         ProgressMode::Lines,
     );
     let played = pool.install(|| play_shard(&plan, &dir, shard, &referee, &lineup, &progress))?;
     match played {
-        Played::Wrote { path, games } => println!("played {games} games: {}", path.display()),
+        Played::Wrote { path, games, own, stolen } => println!(
+            "played {own} of the shard's {games} games ({} by other shards) and {stolen} of other shards': {}",
+            games.saturating_sub(own),
+            path.display()
+        ),
         Played::AlreadyDone(path) => println!("already played: {}", path.display()),
     }
     Ok(())

@@ -7,7 +7,8 @@ use anyhow::{bail, Result};
 use clap::Args;
 
 use crate::report::scaling::{
-    generations, predict, predict_at, predict_cluster, Cluster, GameClock, Generation, Measured, Order, Prediction,
+    generations, predict, predict_at, predict_cluster, predict_cluster_stolen, Cluster, GameClock, Generation,
+    Measured, Order, Prediction,
 };
 use crate::report::trace;
 
@@ -37,7 +38,9 @@ pub struct ScalingArgs {
     /// Also predict a cluster run (`--executor slurm|parallel`) with each generation split
     /// into this many shards, comma-separated: the games dealt to the shards class by class
     /// as the plan deals them, each shard playing its games in order on --shard-threads
-    /// threads, the shards started in turn on --nodes machines.
+    /// threads, then taking games of the other shards that nobody has taken (work stealing),
+    /// the shards started in turn on --nodes machines. The efficiency without stealing
+    /// (each shard its fixed list) is printed beside it.
     #[arg(long, value_delimiter = ',')]
     pub shards: Vec<usize>,
     /// With --shards: the machines running shards at once (default: one a shard).
@@ -84,14 +87,24 @@ pub fn run(args: &ScalingArgs) -> Result<()> {
             args.nodes.map_or("a machine a shard".to_string(), |n| format!("{n} machines"))
         );
         println!(
-            "{:>8} {:>8} {:>10} {:>9} {:>11} {:>13} {:>11}",
-            "shards", "cores", "games/s", "speed-up", "efficiency", "barrier tail", "sequential"
+            "{:>8} {:>8} {:>10} {:>9} {:>11} {:>13} {:>11} {:>13} {:>14}",
+            "shards",
+            "cores",
+            "games/s",
+            "speed-up",
+            "efficiency",
+            "barrier tail",
+            "sequential",
+            "stolen a gen",
+            "without steal"
         );
         for &shards in &args.shards {
-            let cluster = Cluster { shards, threads: args.shard_threads, nodes: args.nodes.unwrap_or(shards) };
-            let p = predict_cluster(&gens, cluster, args.time);
+            let nodes = args.nodes.unwrap_or(shards);
+            let cluster = Cluster { shards, threads: args.shard_threads, nodes, steal: true };
+            let (p, stolen) = predict_cluster_stolen(&gens, cluster, args.time);
+            let fixed = predict_cluster(&gens, Cluster { steal: false, ..cluster }, args.time);
             // `row` starts with the prediction's threads: the cluster's cores.
-            println!("{shards:>8} {}", row(&p, &one));
+            println!("{shards:>8} {} {stolen:>13.1} {:>13.1}%", row(&p, &one), 100.0 * fixed.efficiency());
         }
     }
     for other in &args.against {

@@ -17,6 +17,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::cluster::steal::steal_order;
 use crate::dispatch::{deal_by_class, makespan, InOrder, LongestClassFirst};
 use crate::report::trace::{TraceRow, BACKGROUND_COMMIT, BACKGROUND_RESULTS, GAMES, WORKER};
 
@@ -233,15 +234,20 @@ pub fn predict_at(gens: &[Generation], threads: usize, clock: GameClock, order: 
 }
 
 /// A cluster run's layout (`--executor slurm|parallel`): each generation's games split into
-/// `shards` shards as the plan deals them ([`deal_by_class`]), each shard
-/// playing its games in schedule order on `threads` threads, the shards started in order on
-/// `nodes` machines, each taking the next shard when its last one ends (a job array with at
-/// most `nodes` tasks running).
+/// `shards` shards as the plan deals them ([`deal_by_class`]), each shard playing its games
+/// in schedule order on `threads` threads, the shards started in order on `nodes` machines,
+/// each taking the next shard when its last one ends (a job array with at most `nodes` tasks
+/// running). With `steal` (what `evotune cluster play` does), a shard's thread that finds no
+/// game of its own left takes the next game nobody has taken of the shards after its own
+/// ([`steal_order`]: each one's games from its last), and the shard ends once its own games
+/// taken by others have ended; without, each shard plays its fixed list (evotune before
+/// work stealing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cluster {
     pub shards: usize,
     pub threads: usize,
     pub nodes: usize,
+    pub steal: bool,
 }
 
 /// The recorded generations replayed as a cluster run laid out as `cluster`: a
@@ -250,23 +256,39 @@ pub struct Cluster {
 /// machine with no shard left). The sequential phases are the recorded run's (a cluster run
 /// also writes the plan and gathers the shards; a shard's start is not counted).
 pub fn predict_cluster(gens: &[Generation], cluster: Cluster, clock: GameClock) -> Prediction {
-    let Cluster { shards, threads, nodes } = cluster;
+    predict_cluster_stolen(gens, cluster, clock).0
+}
+
+/// [`predict_cluster`] and the games a shard other than their own plays, a generation on
+/// average.
+pub fn predict_cluster_stolen(gens: &[Generation], cluster: Cluster, clock: GameClock) -> (Prediction, f64) {
+    let Cluster { shards, threads, nodes, steal } = cluster;
     let (shards, threads, nodes) = (shards.max(1), threads.max(1), nodes.max(1));
     let cores = nodes * threads;
     let mut p = Prediction { threads: cores, games: 0, wall_s: 0.0, one_thread_s: 0.0, tail_s: 0.0, sequential_s: 0.0 };
+    let mut stolen = 0;
     for g in gens {
         let mut games: Vec<&GameTimes> = g.games.iter().collect();
         games.sort_by_key(|t| t.game);
         let times: Vec<f64> = games.iter().map(|t| t.time(clock)).collect();
         let classes: Vec<usize> = games.iter().map(|t| t.class.unwrap_or(0)).collect();
         let shard_of = deal_by_class(&classes, shards);
-        let shard_times: Vec<f64> = (0..shards)
-            .map(|s| {
-                let mine: Vec<f64> = times.iter().zip(&shard_of).filter(|&(_, &of)| of == s).map(|(&t, _)| t).collect();
-                makespan(&mine, threads, &mut InOrder::in_turn(mine.len()))
-            })
-            .collect();
-        let span = makespan(&shard_times, nodes, &mut InOrder::in_turn(shards));
+        let games_of: Vec<Vec<usize>> =
+            (0..shards).map(|s| (0..times.len()).filter(|&k| shard_of[k] == s).collect()).collect();
+        let span = if steal {
+            let (span, n) = replay_stealing(&times, &games_of, threads, nodes);
+            stolen += n;
+            span
+        } else {
+            let shard_times: Vec<f64> = games_of
+                .iter()
+                .map(|mine| {
+                    let mine: Vec<f64> = mine.iter().map(|&k| times[k]).collect();
+                    makespan(&mine, threads, &mut InOrder::in_turn(mine.len()))
+                })
+                .collect();
+            makespan(&shard_times, nodes, &mut InOrder::in_turn(shards))
+        };
         let work: f64 = times.iter().sum();
         let sequential = g.sequential(clock);
         p.games += times.len();
@@ -275,7 +297,95 @@ pub fn predict_cluster(gens: &[Generation], cluster: Cluster, clock: GameClock) 
         p.tail_s += cores as f64 * span - work;
         p.sequential_s += sequential;
     }
-    p
+    (p, stolen as f64 / gens.len().max(1) as f64)
+}
+
+/// One generation of a cluster run with work stealing, event by event: `games_of[s]` is
+/// shard s+1's games in schedule order, `times[k]` game k's time. Returns when the last
+/// shard ends and how many games a shard other than their own played.
+fn replay_stealing(times: &[f64], games_of: &[Vec<usize>], threads: usize, nodes: usize) -> (f64, usize) {
+    let shards = games_of.len();
+    let mut owner = vec![0; times.len()];
+    for (s, mine) in games_of.iter().enumerate() {
+        for &k in mine {
+            owner[k] = s;
+        }
+    }
+    let steals: Vec<Vec<usize>> = (1..=shards).map(|s| steal_order(games_of, s)).collect();
+    // Per shard: the next own game and the next in its steal order to look at.
+    let mut own_next = vec![0; shards];
+    let mut steal_next = vec![0; shards];
+    let mut ends: Vec<Option<f64>> = vec![None; times.len()];
+    // Per machine: its shard and each thread's time free (None: the thread has ended).
+    struct Machine {
+        shard: usize,
+        free: Vec<Option<f64>>,
+        ended: f64,
+    }
+    let mut next_shard = 0;
+    let mut machines: Vec<Machine> = Vec::new();
+    while machines.len() < nodes && next_shard < shards {
+        machines.push(Machine { shard: next_shard, free: vec![Some(0.0); threads], ended: 0.0 });
+        next_shard += 1;
+    }
+    let mut stolen = 0;
+    let mut last = 0.0f64;
+    loop {
+        // The thread free first (ties: the first machine, the first thread).
+        let mut pick: Option<(usize, usize, f64)> = None;
+        for (m, machine) in machines.iter().enumerate() {
+            for (t, free) in machine.free.iter().enumerate() {
+                if let Some(at) = *free {
+                    if pick.is_none_or(|(_, _, best)| at < best) {
+                        pick = Some((m, t, at));
+                    }
+                }
+            }
+        }
+        let Some((m, t, now)) = pick else { break };
+        let s = machines[m].shard;
+        let mut take = None;
+        while own_next[s] < games_of[s].len() {
+            let k = games_of[s][own_next[s]];
+            own_next[s] += 1;
+            if ends[k].is_none() {
+                take = Some(k);
+                break;
+            }
+        }
+        while take.is_none() && steal_next[s] < steals[s].len() {
+            let k = steals[s][steal_next[s]];
+            steal_next[s] += 1;
+            if ends[k].is_none() {
+                take = Some(k);
+                stolen += usize::from(owner[k] != s);
+            }
+        }
+        match take {
+            Some(k) => {
+                let end = now + times[k];
+                ends[k] = Some(end);
+                machines[m].free[t] = Some(end);
+                last = last.max(end);
+            }
+            None => {
+                // Nothing left to take: the thread waits for the shard's games others play.
+                let own_end = games_of[s].iter().filter_map(|&k| ends[k]).fold(0.0, f64::max);
+                let machine = &mut machines[m];
+                machine.free[t] = None;
+                machine.ended = machine.ended.max(now).max(own_end);
+                if machine.free.iter().all(Option::is_none) {
+                    last = last.max(machine.ended);
+                    if next_shard < shards {
+                        let start = machine.ended;
+                        *machine = Machine { shard: next_shard, free: vec![Some(start); threads], ended: start };
+                        next_shard += 1;
+                    }
+                }
+            }
+        }
+    }
+    (last, stolen)
 }
 
 /// What the recorded run measured itself (wall seconds).
@@ -371,8 +481,9 @@ mod tests {
     fn a_cluster_run_replays_interleaved_shards_on_its_machines() {
         // Games 0..8 of 4, 1, 1, ... seconds, one class: shard s plays games s, s + shards, ...
         let gens = [gen(&[4.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0], 0.0)];
-        let cluster =
-            |shards, threads, nodes| predict_cluster(&gens, Cluster { shards, threads, nodes }, GameClock::Cpu);
+        let cluster = |shards, threads, nodes| {
+            predict_cluster(&gens, Cluster { shards, threads, nodes, steal: false }, GameClock::Cpu)
+        };
         // Two shards of one thread on two machines: 4+1+1+1 and 4 seconds.
         let two = cluster(2, 1, 2);
         assert_eq!((two.wall_s, two.threads, two.tail_s), (7.0, 2, 3.0));
@@ -384,6 +495,30 @@ mod tests {
         assert!((threaded.efficiency() - 11.0 / 16.0).abs() < 1e-12);
         // One shard on one thread is the one-thread run.
         assert_eq!(cluster(1, 1, 1).wall_s, predict(&gens, 1, GameClock::Cpu, Order::Recorded).wall_s);
+    }
+
+    #[test]
+    fn with_stealing_a_shard_out_of_games_takes_the_others_from_their_end() {
+        // Games 0..8 of 4, 1, 1, ... seconds, one class: shard 1 has 0, 2, 4, 6 (4+1+1+1 s),
+        // shard 2 has 1, 3, 5, 7 (4 x 1 s).
+        let gens = [gen(&[4.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0], 0.0)];
+        let steal = |shards, threads, nodes| {
+            predict_cluster_stolen(&gens, Cluster { shards, threads, nodes, steal: true }, GameClock::Cpu)
+        };
+        // Two machines of one thread: shard 2 ends its games at 4 s, then takes shard 1's
+        // last (game 6, 4..5 s); shard 1 plays 0, 2, 4 (0..6 s): 6 s where fixed lists take 7.
+        let (two, stolen) = steal(2, 1, 2);
+        assert_eq!((two.wall_s, stolen), (6.0, 1.0));
+        // One machine for two shards: shard 1 plays all 8 games (11 s); shard 2 then finds
+        // them played.
+        assert_eq!(steal(2, 1, 1), (predict(&gens, 1, GameClock::Cpu, Order::Recorded), 4.0));
+        // Two threads a shard: shard 1 plays 0 and 2, 4, 6 (4 s); shard 2's two threads play
+        // its 4 games by 2 s, then nothing is left to take: 4 s, as without stealing.
+        assert_eq!(steal(2, 2, 2).0.wall_s, 4.0);
+        // Eight shards of one game on two machines: the second machine plays shard 2's game
+        // and steals the short games after it, the first steals what is left after its long
+        // game: 6 s (11 s of games on 2 cores, one of 4 s).
+        assert_eq!(steal(8, 1, 2).0.wall_s, 6.0);
     }
 
     #[test]
