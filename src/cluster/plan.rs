@@ -275,6 +275,13 @@ pub fn play_shard(
             attempt.run(referee, &jobs, &games_of, progress, crash.clone())?
         };
         tally = Tally { own: tally.own + t.own, stolen: tally.stolen + t.stolen };
+        if let Some((_, marker)) = &crash {
+            // Its games were played elsewhere before it reached half of them: it still dies
+            // once, before its file, so that the retry is tested whatever the others did.
+            std::fs::write(marker, b"crashed once\n").with_context(|| format!("{}", marker.display()))?;
+            eprintln!("{SHARD_CRASH_VAR}: shard {shard} aborts after {} of its {} games", t.own, mine.len());
+            std::process::abort();
+        }
         match attempt.collect(&mine) {
             Ok((records, played_by)) => {
                 let file = ShardFile {
