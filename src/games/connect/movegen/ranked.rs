@@ -11,6 +11,9 @@ use crate::games::connect::board::Cell;
 pub(super) struct Ranked(u64);
 
 impl Ranked {
+    /// Ordered after every cell with a score (their top 16 bits are always 0).
+    pub(super) const WORST: Ranked = Ranked(u64::MAX);
+
     #[inline]
     pub(super) fn new(score: i32, c: Cell) -> Ranked {
         Ranked(((i32::MAX as i64 - score as i64) as u64) << 16 | c as u64)

@@ -143,6 +143,27 @@ fn keep_best_keeps_the_top() {
     assert_eq!(kept, vec![(9, 8), (7, 3), (5, 2)]);
 }
 
+#[test]
+fn best_few_keeps_the_sorted_top_of_distinct_cells() {
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..2000 {
+        let len = rng.random_range(1..60usize);
+        let mut cells: Vec<Cell> = (0..361).collect();
+        let (picked, _) = cells.partial_shuffle(&mut rng, len);
+        // Scores from a narrow range, so that ties (broken by the cell) are common.
+        let all: Vec<Ranked> = picked.iter().map(|&c| Ranked::new(rng.random_range(-20..20), c)).collect();
+        let n = rng.random_range(1..=12usize);
+        let mut want = all.clone();
+        want.sort_unstable();
+        want.truncate(n);
+        let mut have = all.clone();
+        super::generator::best_few(&mut have, n);
+        assert_eq!(have, want, "best {n} of {len}");
+    }
+}
+
 /// The cheap score by its definition: what each road through the cell gives a stone there.
 fn score_by_roads(scoring: &MoveScoring, board: &Board, me: Colour, c: Cell) -> i32 {
     let k = board.rules().k as usize;
