@@ -16,8 +16,8 @@
 #
 # OPPONENT is any player `evotune match --b` takes (`cmd:` engines with `;dir=`, `;init=`,
 # `;protocol=`; or an evotune table). Each TABLE (a weight file, `defaults`, or NAME=FILE)
-# plays evotune's default engine at TIME_MS a move against it: PAIRS openings of each suite,
-# each played twice with colours swapped. The opponent keeps its own limits (an init line such
+# plays evotune's default engine at TIME_MS a move against it: PAIRS openings of each suite
+# (all of a suite that holds fewer), each played twice with colours swapped. The opponent keeps its own limits (an init line such
 # as `depth 4`; Cloudict has no clock) unless OPP_TIME_MS gives it a time per move too.
 #
 # Suites: SUITES names opening files (one opening per line, `evotune openings` writes them);
@@ -164,8 +164,16 @@ for spec in "$@"; do
     if [[ ! -s $records ]]; then
       echo "strength: $name against $opponent_name on $suite" >&2
       rm -f "$cpu_log"
+      # A suite with fewer openings than PAIRS (a balanced suite can hold fewer than asked
+      # for) is played once: `match --pairs` would start it over and repeat its games.
+      pairs=$(grep -c -v -e '^#' -e '^[[:space:]]*$' "$suite" || true)
+      ((pairs > PAIRS)) && pairs=$PAIRS
+      ((pairs > 0)) || {
+        echo "strength: no opening in $suite" >&2
+        exit 1
+      }
       "$EVOTUNE" match --game "$GAME" --a "$name=$table" --b "$(cpu_wrap "$opponent" "$cpu_log")" "${budget[@]}" \
-        --openings "$suite" --pairs "$PAIRS" --threads "$THREADS" --records "$records.tmp" >&2
+        --openings "$suite" --pairs "$pairs" --threads "$THREADS" --records "$records.tmp" >&2
       mv "$records.tmp" "$records"
     fi
     row=$(python3 - "$records" "$name" "$cpu_log" <<'EOF'

@@ -327,6 +327,24 @@ fn strength_script_judges_disjoint_suites_with_the_generator_and_exclusions_give
     }
 }
 
+/// `scripts/strength.sh` plays a suite with fewer openings than PAIRS once: 2 games from a
+/// suite of 1 opening at PAIRS=2, not the opening twice over (4 games, the same pair again).
+#[test]
+fn strength_script_plays_a_short_suite_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("one.txt");
+    std::fs::write(&suite, "# one opening\nj10 k11k9\n\n").unwrap();
+    let out = Command::new("scripts/strength.sh")
+        .args(["rnd=random:1", "defaults"])
+        .envs([("EVOTUNE", BIN), ("SUITES", s(&suite)), ("PAIRS", "2"), ("TIME_MS", "20"), ("THREADS", "1")])
+        .env("OUT", dir.path().join("out"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = std::fs::read_to_string(dir.path().join("out/strength.md")).unwrap();
+    assert!(table.contains("| defaults | one.txt | 2 |"), "{table}");
+}
+
 #[test]
 fn headers_count_what_is_played() {
     let (_, err) = ok(&["match", "--a", "defaults", "--b", "random:1", "--pairs", "5", "--depth", "1"]);
