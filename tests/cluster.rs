@@ -214,8 +214,8 @@ fn parallel_executor_equals_a_local_run_after_a_killed_shard() {
     let expected = local_run(dir.path(), 2);
     let config = micro_config(dir.path(), 2);
     let hosts = dir.path().join("hosts");
-    // This machine, twice: two shards at a time, without ssh.
-    std::fs::write(&hosts, "# two slots on this machine\n:\n:\n").unwrap();
+    // This machine, two shards at a time, without ssh.
+    std::fs::write(&hosts, "# two slots on this machine\n2/:\n").unwrap();
     let out = dir.path().join("parallel");
     let done = run(
         &[

@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 
 use crate::cluster::executor::{Backend, Queue, ShardCommand, Submission};
 use crate::cluster::plan::Plan;
+use crate::fsutil::write_atomic;
 
 /// The `--executor parallel` options.
 #[derive(Clone, Debug)]
@@ -31,19 +32,21 @@ impl Parallel {
         Ok(Parallel { shard, hosts })
     }
 
-    /// The hosts of the file: the shards that play at once.
+    /// The shards that play at once: a host each, or N for a host written `N/host`.
     pub fn host_count(&self) -> usize {
-        std::fs::read_to_string(&self.hosts).map(|t| host_lines(&t).count()).unwrap_or(1).max(1)
+        std::fs::read_to_string(&self.hosts).map(|t| host_slots(&t).iter().map(|(n, _)| n).sum()).unwrap_or(1).max(1)
     }
 
-    /// parallel's arguments for these shards.
-    fn args(&self, plan: &Plan, run_dir: &Path, joblog: &Path, shards: &[usize]) -> Vec<String> {
+    /// parallel's arguments for these shards, `logins` the hosts file as parallel reads it
+    /// ([`sshlogins`]).
+    fn args(&self, plan: &Plan, run_dir: &Path, logins: &Path, joblog: &Path, shards: &[usize]) -> Vec<String> {
         let mut args: Vec<String> = [
             "--sshloginfile",
-            &self.hosts.display().to_string(),
-            // One shard at a time on each host: a shard uses all the host's cores itself.
+            &logins.display().to_string(),
+            // As many shards at once on a host as its line says (`N/host`; one by default: a
+            // shard uses all the host's cores itself).
             "--jobs",
-            "1",
+            "100%",
             "--joblog",
             &joblog.display().to_string(),
             "--tag",
@@ -65,6 +68,23 @@ fn host_lines(text: &str) -> impl Iterator<Item = &str> {
     text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'))
 }
 
+/// Each host of the file and the shards it plays at once: `N/host` N, a bare host 1.
+fn host_slots(text: &str) -> Vec<(usize, &str)> {
+    host_lines(text)
+        .map(|l| match l.split_once('/') {
+            Some((n, host)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => (n.parse().unwrap_or(1), host),
+            _ => (1, l),
+        })
+        .collect()
+}
+
+/// The hosts file as parallel is given it: every host with its count of shards at once
+/// (`1/` where the user wrote none: parallel would otherwise run as many jobs on a host as
+/// it has cores, and it runs one job a host for `--jobs 1` even where the line says `2/:`).
+fn sshlogins(text: &str) -> String {
+    host_slots(text).iter().map(|(n, host)| format!("{n}/{host}\n")).collect()
+}
+
 impl Backend for Parallel {
     fn name(&self) -> &'static str {
         "parallel"
@@ -77,10 +97,15 @@ impl Backend for Parallel {
         let attempt = (1..).find(|n| !logs.join(format!("parallel-{n}.out")).exists()).unwrap_or(1);
         let out_path = logs.join(format!("parallel-{attempt}.out"));
         let joblog = logs.join(format!("parallel-{attempt}.joblog"));
+        let logins = logs.join("sshlogins");
+        let hosts = std::fs::read_to_string(&self.hosts)
+            .with_context(|| format!("--hosts {}: cannot read", self.hosts.display()))?;
+        write_atomic(&logins, sshlogins(&hosts).as_bytes())
+            .with_context(|| format!("{}: cannot write", logins.display()))?;
         let out = File::create(&out_path).with_context(|| format!("{}: cannot create", out_path.display()))?;
         let err = out.try_clone()?;
         let child = Command::new("parallel")
-            .args(self.args(plan, run_dir, &joblog, shards))
+            .args(self.args(plan, run_dir, &logins, &joblog, shards))
             .stdin(Stdio::null())
             .stdout(out)
             .stderr(err)
@@ -141,15 +166,16 @@ mod tests {
         std::fs::write(&hosts, "# none yet\n\n").unwrap();
         let e = format!("{:#}", Parallel::new(shard.clone(), hosts.clone()).unwrap_err());
         assert!(e.contains("no host in it"), "{e}");
-        std::fs::write(&hosts, ":\nuser@node2\n").unwrap();
+        std::fs::write(&hosts, ":\nuser@node2\n# two shards at once:\n2/node3\n").unwrap();
         let p = Parallel::new(shard, hosts.clone()).unwrap();
-        assert_eq!(p.host_count(), 2);
+        assert_eq!(p.host_count(), 4);
+        assert_eq!(sshlogins(&std::fs::read_to_string(&hosts).unwrap()), "1/:\n1/user@node2\n2/node3\n");
         let (config, suite, referee) = mock_setup();
         let lineup = crate::ga::evolve::tests::lineup(&config);
         let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
         let plan = Plan::new(&config, &ev.schedule(&ev.initial_state().unwrap()), &suite, 4);
-        let args = p.args(&plan, Path::new("/runs/populations/q"), Path::new("/j"), &[2, 4]).join(" ");
-        assert!(args.starts_with(&format!("--sshloginfile {} --jobs 1 --joblog /j", hosts.display())), "{args}");
+        let args = p.args(&plan, Path::new("/runs/populations/q"), Path::new("/l"), Path::new("/j"), &[2, 4]).join(" ");
+        assert!(args.starts_with("--sshloginfile /l --jobs 100% --joblog /j"), "{args}");
         assert!(args.ends_with("/bin/evotune cluster play --run /runs/populations/q --shard {}/4 ::: 2 4"), "{args}");
     }
 }
