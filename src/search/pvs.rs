@@ -54,9 +54,9 @@ pub(super) const STABLE_ITERATIONS: u32 = 3;
 /// and against Rapfi at 300 ms these values were measured in docs/matches.md; the search
 /// reached about one turn deeper in the same time.
 /// Moves before this index of a node are searched at full depth.
-pub(super) const REDUCE_FROM_MOVE: usize = 1;
+const REDUCE_FROM_MOVE: usize = 1;
 /// Nodes closer to the horizon than this reduce nothing (their children are leaves anyway).
-pub(super) const REDUCE_FROM_DEPTH: i32 = 3;
+const REDUCE_FROM_DEPTH: i32 = 3;
 /// From this index on, a node off the principal variation reduces its quiet moves by two.
 const LATE_REDUCTION_MOVES: usize = 4;
 /// The moves searched one and two turns from the horizon (see [`move_count_limit`]).
@@ -76,7 +76,7 @@ impl NodeKind for NonPv {
 }
 
 /// A mate score as stored in the table: relative to the node, not the root.
-pub(super) fn to_tt(score: i32, ply: usize) -> i32 {
+fn to_tt(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
         score + ply as i32
     } else if score < -MATE_BOUND {
@@ -536,7 +536,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     }
 
     /// Sorts by tier, then by history (stable: ties keep the generator's order).
-    pub(super) fn order(&self, moves: &mut [Move<G>]) {
+    fn order(&self, moves: &mut [Move<G>]) {
         let key = |m: &Move<G>| -> (u8, u32) {
             (m.order_tier(), m.history_keys().iter().map(|&c| self.history[c as usize]).sum())
         };
@@ -584,7 +584,7 @@ fn fixed_depth_check_budget(limits: &Limits) -> Option<u64> {
 /// How many turns shallower the `index`th move of a reducible node `depth` turns from the
 /// horizon is searched first, for a quiet move: one, two for the late moves of a node off
 /// the principal variation; the child keeps at least one turn.
-pub(super) fn late_move_reduction<N: NodeKind>(depth: i32, index: usize) -> i32 {
+fn late_move_reduction<N: NodeKind>(depth: i32, index: usize) -> i32 {
     let mut r = 1;
     if !N::PV && index >= LATE_REDUCTION_MOVES {
         r += 1;
