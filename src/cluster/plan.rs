@@ -173,6 +173,27 @@ impl Plan {
     }
 
     /// The run's config, as the plan carries it.
+    /// Whether `record` is game `k` of this plan: its players, seed and opening (a record
+    /// read from a file another process wrote).
+    pub fn check_record(&self, k: usize, record: &GameRecord) -> Result<()> {
+        let g = &self.games[k];
+        let (first, second) = (&self.players[g.first].name, &self.players[g.second].name);
+        if record.first != *first
+            || record.second != *second
+            || record.seed != Some(g.seed)
+            || record.opening != Some(g.opening)
+        {
+            bail!(
+                "is {} vs {} (seed {:?}), where the plan has {first} vs {second} (seed {})",
+                record.first,
+                record.second,
+                record.seed,
+                g.seed
+            );
+        }
+        Ok(())
+    }
+
     pub fn run_config(&self) -> Result<EvolveConfig> {
         EvolveConfig::parse(&self.config, &format!("the plan of {} generation {}", self.run, self.generation))
     }
@@ -342,17 +363,7 @@ pub fn check_shard(plan: &Plan, hash: &str, dir: &Path, shard: usize) -> Result<
     }
     let game = plan.run_config()?.game()?.arena();
     for (&k, r) in mine.iter().zip(&file.records) {
-        let g = &plan.games[k];
-        let (first, second) = (&plan.players[g.first].name, &plan.players[g.second].name);
-        if r.first != *first || r.second != *second || r.seed != Some(g.seed) || r.opening != Some(g.opening) {
-            bail!(
-                "{name}: game {k} is {} vs {} (seed {:?}), where the plan has {first} vs {second} (seed {})",
-                r.first,
-                r.second,
-                r.seed,
-                g.seed
-            );
-        }
+        plan.check_record(k, r).map_err(|e| anyhow::anyhow!("{name}: game {k} {e}"))?;
         // Every game replayed (cheap beside playing it): a result its moves do not make, or
         // an illegal move, is a damaged or edited file, never a score.
         game.check_record(r).map_err(|e| anyhow::anyhow!("{name}: game {k} ({} vs {}): {e}", r.first, r.second))?;

@@ -99,18 +99,7 @@ pub fn read_game(plan: &Plan, hash: &str, dir: &Path, k: usize) -> Result<Finish
     if file.plan != hash || file.generation != plan.generation || file.game != k {
         bail!("{name}: game {} of another plan (generation {}, plan {})", file.game, file.generation, file.plan);
     }
-    let g = &plan.games[k];
-    let r = &file.record;
-    let (first, second) = (&plan.players[g.first].name, &plan.players[g.second].name);
-    if r.first != *first || r.second != *second || r.seed != Some(g.seed) || r.opening != Some(g.opening) {
-        bail!(
-            "{name}: is {} vs {} (seed {:?}), where the plan has {first} vs {second} (seed {})",
-            r.first,
-            r.second,
-            r.seed,
-            g.seed
-        );
-    }
+    plan.check_record(k, &file.record).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     Ok(Finished { record: file.record, shard: file.shard })
 }
 
