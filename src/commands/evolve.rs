@@ -62,8 +62,8 @@ pub struct EvolveArgs {
     /// slurm: one more argument for sbatch, e.g. `--sbatch-arg=--time=1:00:00`. Repeatable.
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub sbatch_arg: Vec<String>,
-    /// parallel: GNU parallel's --sshloginfile, one host a line (`user@host`; `:` is this
-    /// machine without ssh). Each host plays one shard at a time, on all its cores.
+    /// parallel: the hosts, one a line (`user@host`; `:` is this machine without ssh); a line
+    /// `N/host` plays N shards at once on that host (`2/:` two here), a bare host one at a time.
     #[arg(long, value_name = "FILE")]
     pub hosts: Option<PathBuf>,
     /// slurm / parallel: start a failed or lost shard again up to this many times before the
@@ -164,7 +164,7 @@ fn backend(args: &EvolveArgs) -> Result<Option<(Box<dyn Backend>, usize)>> {
         ),
         ExecutorKind::Parallel => {
             let Some(hosts) = &args.hosts else {
-                bail!("--executor parallel needs --hosts FILE (one host a line; `:` for this machine)")
+                bail!("--executor parallel needs --hosts FILE (one host a line, `N/host` for N shards at once; `:` for this machine)")
             };
             let p = Parallel::new(shard, absolute(hosts)?)?;
             let shards = args.shards.map_or(p.host_count(), |s| s as usize);
