@@ -4,7 +4,8 @@
 
 use super::generator::MoveGen;
 use super::ranked::{pack_pair, unpack_move};
-use super::{Move, Situation};
+use super::threats::{blocks_needed_from, gaps_after, NO_CELL};
+use super::{Move, Situation, MAX_P};
 use crate::games::connect::board::{Board, Cell, Colour, MAX_K};
 
 impl MoveGen {
@@ -372,14 +373,16 @@ impl MoveGen {
         if min_blocks > 2 && groups.iter().map(|&g| g.min(2) as usize).sum::<usize>() < min_blocks {
             return 0;
         }
-        let threats = &mut self.threats;
-        threats.clear();
-        for &r in lifted {
-            threats.push_after(board, r as usize, stones);
+        // The threats' empty cells, on the stack (at most 8 * MAX_K roads: the roads through
+        // two stones).
+        let (a, b) = (stones[0], stones.get(1).copied().unwrap_or(NO_CELL));
+        let mut gaps = [[NO_CELL; MAX_P]; 8 * MAX_K];
+        for (g, &r) in gaps.iter_mut().zip(lifted) {
+            *g = gaps_after(board, r as usize, a, b);
         }
         // Counts below `min_blocks` are all "too few": only the budgets from min_blocks - 1
         // up are tried.
-        threats.blocks_needed_from(min_blocks.saturating_sub(1), turn.max(2))
+        blocks_needed_from(&gaps[..lifted.len()], min_blocks.saturating_sub(1), turn.max(2))
     }
 
     /// Empties the cell index [`threat_candidates`](Self::threat_candidates) built.
