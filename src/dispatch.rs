@@ -50,57 +50,51 @@ impl HandOut for InOrder {
     }
 }
 
-/// The first game of every class in turn (classes in the order of their first game), then a
-/// game of the class whose games took longest on average so far (a class with none finished
-/// yet counts as the mean of every finished game); of classes expected alike (before any game
-/// has ended, all of them), the one with the fewest games handed out, then the one seen
-/// first. Within a class, games in index order.
+/// Each class's finished games and their seconds: what a class's next game is expected to
+/// take.
 #[derive(Clone, Debug)]
-pub struct LongestClassFirst {
-    /// Each class's games not handed out yet, last first (so `pop` gives the next).
-    waiting: Vec<Vec<usize>>,
-    /// The class of each game (dense: 0.. in order of first appearance).
-    class_of: Vec<usize>,
-    /// Classes whose first game is handed out: every one below this.
-    opened: usize,
-    /// Per class: games handed out.
-    handed: Vec<u32>,
-    /// Per class: games finished and their seconds.
+struct ClassTimes {
+    /// Per class: games finished here and their seconds.
     done: Vec<(u32, f64)>,
-    /// Every finished game: count and seconds.
+    /// Per class: games finished elsewhere (other shards) and their seconds, as last told.
+    shared: Vec<(u32, f64)>,
+    /// Every finished game, here and elsewhere: count and seconds.
     all: (u32, f64),
 }
 
-impl LongestClassFirst {
-    /// `classes[i]`: any key of game `i`'s class; games with equal keys are one class.
-    pub fn new(classes: &[usize]) -> LongestClassFirst {
-        let mut dense = std::collections::HashMap::new();
-        let class_of: Vec<usize> = classes
-            .iter()
-            .map(|&key| {
-                let n = dense.len();
-                *dense.entry(key).or_insert(n)
-            })
-            .collect();
-        let mut waiting = vec![Vec::new(); dense.len()];
-        for (game, &c) in class_of.iter().enumerate().rev() {
-            waiting[c].push(game);
-        }
-        LongestClassFirst {
-            done: vec![(0, 0.0); waiting.len()],
-            handed: vec![0; waiting.len()],
-            waiting,
-            class_of,
-            opened: 0,
-            all: (0, 0.0),
+impl ClassTimes {
+    fn new(classes: usize) -> ClassTimes {
+        ClassTimes { done: vec![(0, 0.0); classes], shared: vec![(0, 0.0); classes], all: (0, 0.0) }
+    }
+
+    fn add(&mut self, class: usize, seconds: f64) {
+        self.done[class].0 += 1;
+        self.done[class].1 += seconds;
+        self.all.0 += 1;
+        self.all.1 += seconds;
+    }
+
+    fn share(&mut self, times: &[(u32, f64)]) {
+        self.all = self.done.iter().fold((0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+        for (c, slot) in self.shared.iter_mut().enumerate() {
+            *slot = times.get(c).copied().unwrap_or((0, 0.0));
+            self.all.0 += slot.0;
+            self.all.1 += slot.1;
         }
     }
 
-    /// A class's expected game time from its finished games.
+    /// Whether a game of the class has finished, here or elsewhere.
+    fn known(&self, class: usize) -> bool {
+        self.done[class].0 + self.shared[class].0 > 0
+    }
+
+    /// A class's expected game time from its finished games, here and elsewhere (a class
+    /// with none finished: the mean of every finished game).
     fn expected(&self, class: usize) -> f64 {
         let (n, s) = self.done[class];
-        if n > 0 {
-            s / f64::from(n)
+        let (m, t) = self.shared[class];
+        if n + m > 0 {
+            (s + t) / f64::from(n + m)
         } else if self.all.0 > 0 {
             self.all.1 / f64::from(self.all.0)
         } else {
@@ -109,35 +103,175 @@ impl LongestClassFirst {
     }
 }
 
-impl HandOut for LongestClassFirst {
-    fn next(&mut self) -> Option<usize> {
-        let class = if self.opened < self.waiting.len() {
+/// Some games of a batch waiting to be handed out, by class: the first game of every class
+/// nothing is known of, then a game of the class expected longest.
+#[derive(Clone, Debug)]
+struct ClassQueue {
+    /// Each class's games not handed out yet, last first (so `pop` gives the next).
+    waiting: Vec<Vec<usize>>,
+    /// Classes whose first game is handed out: every one below this.
+    opened: usize,
+    /// Per class: games handed out from the front.
+    handed: Vec<u32>,
+}
+
+impl ClassQueue {
+    /// `games` (in index order) of a batch whose game k is of dense class `class_of[k]`.
+    fn new(class_of: &[usize], classes: usize, games: impl DoubleEndedIterator<Item = usize>) -> ClassQueue {
+        let mut waiting = vec![Vec::new(); classes];
+        for game in games.rev() {
+            waiting[class_of[game]].push(game);
+        }
+        ClassQueue { waiting, opened: 0, handed: vec![0; classes] }
+    }
+
+    /// The first game of every class in turn, then a game of the class expected longest;
+    /// of classes expected alike, the one with the fewest games handed out, then the one
+    /// seen first. Within a class, games in index order. A class whose games others have
+    /// already timed (other shards') is not opened: it is ranked by what they took.
+    fn front(&mut self, times: &ClassTimes) -> Option<usize> {
+        while self.opened < self.waiting.len() {
+            let class = self.opened;
             self.opened += 1;
-            self.opened - 1
-        } else {
-            let mut best: Option<(usize, f64)> = None;
-            for class in (0..self.waiting.len()).filter(|&c| !self.waiting[c].is_empty()) {
-                let e = self.expected(class);
-                let better = match best {
-                    None => true,
-                    Some((b, be)) => e > be || (e == be && self.handed[class] < self.handed[b]),
-                };
-                if better {
-                    best = Some((class, e));
-                }
+            if times.known(class) {
+                continue;
             }
-            best?.0
-        };
+            // A class whose games were all taken by others has nothing to open.
+            if let Some(game) = self.waiting[class].pop() {
+                self.handed[class] += 1;
+                return Some(game);
+            }
+        }
+        let mut best: Option<(usize, f64)> = None;
+        for class in (0..self.waiting.len()).filter(|&c| !self.waiting[c].is_empty()) {
+            let e = times.expected(class);
+            let better = match best {
+                None => true,
+                Some((b, be)) => e > be || (e == be && self.handed[class] < self.handed[b]),
+            };
+            if better {
+                best = Some((class, e));
+            }
+        }
+        let class = best?.0;
         self.handed[class] += 1;
         self.waiting[class].pop()
     }
+}
+
+/// Dense class numbers (0.. in order of first appearance) of `classes` (any keys), and how
+/// many there are.
+fn dense_classes(classes: &[usize]) -> (Vec<usize>, usize) {
+    let mut dense = std::collections::HashMap::new();
+    let class_of = classes
+        .iter()
+        .map(|&key| {
+            let n = dense.len();
+            *dense.entry(key).or_insert(n)
+        })
+        .collect();
+    (class_of, dense.len())
+}
+
+/// The first game of every class in turn (classes in the order of their first game), then a
+/// game of the class whose games took longest on average so far (a class with none finished
+/// yet counts as the mean of every finished game); of classes expected alike (before any game
+/// has ended, all of them), the one with the fewest games handed out, then the one seen
+/// first. Within a class, games in index order.
+#[derive(Clone, Debug)]
+pub struct LongestClassFirst {
+    /// The class of each game (dense: 0.. in order of first appearance).
+    class_of: Vec<usize>,
+    queue: ClassQueue,
+    times: ClassTimes,
+}
+
+impl LongestClassFirst {
+    /// `classes[i]`: any key of game `i`'s class; games with equal keys are one class.
+    pub fn new(classes: &[usize]) -> LongestClassFirst {
+        let (class_of, n) = dense_classes(classes);
+        LongestClassFirst {
+            queue: ClassQueue::new(&class_of, n, 0..classes.len()),
+            times: ClassTimes::new(n),
+            class_of,
+        }
+    }
+}
+
+impl HandOut for LongestClassFirst {
+    fn next(&mut self) -> Option<usize> {
+        self.queue.front(&self.times)
+    }
 
     fn finished(&mut self, game: usize, seconds: f64) {
-        let c = self.class_of[game];
-        self.done[c].0 += 1;
-        self.done[c].1 += seconds;
-        self.all.0 += 1;
-        self.all.1 += seconds;
+        self.times.add(self.class_of[game], seconds);
+    }
+}
+
+/// A shard's order when the batch is split into shards that steal from each other (the
+/// shards of a cluster run, [`deal_by_class`]): its own games as [`LongestClassFirst`]
+/// hands them out, the long classes first; once they are all handed out, the other shards'
+/// games in one pool, handed out the same way: the pool's long classes first, whichever
+/// shard they belong to, as one machine of all the shards' threads would play them. What a
+/// class's games take is learned from the games this shard played and, when told
+/// ([`ShardOrder::set_shared`]), from the other shards' (a shard of a few hundred games
+/// learns too little on its own). The caller skips games that another shard has taken.
+#[derive(Clone, Debug)]
+pub struct ShardOrder {
+    class_of: Vec<usize>,
+    times: ClassTimes,
+    own: ClassQueue,
+    /// The other shards' games.
+    others: ClassQueue,
+}
+
+impl ShardOrder {
+    /// Shard `shard`'s (0-based) order; `games_of[s]` is shard s's games, `classes[k]` any key
+    /// of game k's class.
+    pub fn new(classes: &[usize], games_of: &[Vec<usize>], shard: usize) -> ShardOrder {
+        let (class_of, n) = dense_classes(classes);
+        let mut others: Vec<usize> =
+            games_of.iter().enumerate().filter(|&(s, _)| s != shard).flat_map(|(_, g)| g.iter().copied()).collect();
+        others.sort_unstable();
+        ShardOrder {
+            own: ClassQueue::new(&class_of, n, games_of.get(shard).into_iter().flatten().copied()),
+            others: ClassQueue::new(&class_of, n, others.into_iter()),
+            times: ClassTimes::new(n),
+            class_of,
+        }
+    }
+
+    /// Its next own game, long classes first.
+    pub fn next_own(&mut self) -> Option<usize> {
+        self.own.front(&self.times)
+    }
+
+    /// The next game of the other shards to take, long classes first.
+    pub fn next_stolen(&mut self) -> Option<usize> {
+        self.others.front(&self.times)
+    }
+
+    /// Game `game`'s class, dense (0.. in order of first appearance): the index of
+    /// [`own_times`](Self::own_times) and [`set_shared`](Self::set_shared).
+    pub fn class(&self, game: usize) -> usize {
+        self.class_of[game]
+    }
+
+    /// A game it played ended after `seconds` (its thread's CPU time).
+    pub fn finished(&mut self, game: usize, seconds: f64) {
+        self.times.add(self.class_of[game], seconds);
+    }
+
+    /// The games it played, per class (dense, as [`ShardOrder::set_shared`] takes them):
+    /// count and seconds.
+    pub fn own_times(&self) -> &[(u32, f64)] {
+        &self.times.done
+    }
+
+    /// What the other shards' games took, per class (the sums of their
+    /// [`own_times`](Self::own_times)); classes beyond `times` count none.
+    pub fn set_shared(&mut self, times: &[(u32, f64)]) {
+        self.times.share(times);
     }
 }
 

@@ -1,7 +1,9 @@
 //! Work stealing between the shards of a generation, through the run folder they share.
 //!
-//! A shard plays its own games first, in schedule order, then takes games of the other
-//! shards that nobody has taken yet (from the end of their lists, where their owners come
+//! A shard plays its own games first, handed out to its threads as the one-machine executor
+//! does (the first game of every class, then the classes whose games took longest so far:
+//! [`ShardOrder`]), then takes games of the other shards that nobody has taken yet, from the
+//! back of their order (the shortest classes' last games, which their owners would play
 //! last), so that a shard that ends early does not leave its machine idle while a straggler
 //! holds the generation. Two files a game, in the generation's work folder:
 //!
@@ -34,6 +36,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::game::{GameJob, Referee};
 use crate::arena::records::GameRecord;
 use crate::cluster::plan::Plan;
+use crate::dispatch::ShardOrder;
 use crate::fsutil::{verify_checksum, with_checksum, write_atomic};
 use crate::report::progress::Progress;
 use crate::workers::thread_cpu_time;
@@ -44,6 +47,9 @@ const GAME_FORMAT: &str = "evotune-game-1";
 pub const LEASE: Duration = Duration::from_secs(60);
 /// How often a player refreshes the claims of the games it is playing.
 pub const HEARTBEAT: Duration = Duration::from_secs(10);
+/// How often a shard tells the others what its games of each class took, and reads what
+/// theirs took (`times/shard-IIII`): the hand-out's predictions, never a result.
+pub const SHARE_PERIOD: Duration = Duration::from_millis(200);
 /// How often a shard looks again at its games that other shards are playing.
 const POLL: Duration = Duration::from_millis(200);
 
@@ -51,6 +57,14 @@ const POLL: Duration = Duration::from_millis(200);
 pub const GAMES_DIR: &str = "games";
 /// The folder of the games' claims.
 pub const CLAIMS_DIR: &str = "claims";
+/// The folder of what each shard's games of each class took ([`SHARE_PERIOD`]).
+pub const TIMES_DIR: &str = "times";
+const TIMES_FORMAT: &str = "evotune-class-times-1";
+
+/// Shard `shard`'s file of class times in the work folder `dir`.
+pub fn times_path(dir: &Path, shard: usize) -> PathBuf {
+    dir.join(TIMES_DIR).join(format!("shard-{shard:04}"))
+}
 
 /// Game `game`'s record file in the work folder `dir`.
 pub fn game_path(dir: &Path, game: usize) -> PathBuf {
@@ -148,12 +162,10 @@ enum Next {
 
 /// The games a shard can still take, shared by its threads.
 struct Queue {
-    /// Its own games not looked at yet, in schedule order (next first).
-    own: std::collections::VecDeque<usize>,
+    /// Its own games not looked at yet and the other shards', in the order it takes them.
+    order: ShardOrder,
     /// Its own games claimed by others, without a record yet.
     elsewhere: Vec<usize>,
-    /// The other shards' games not looked at yet, in the order they are stolen.
-    others: std::collections::VecDeque<usize>,
 }
 
 /// One attempt at a shard: plays its games and the games it steals.
@@ -191,14 +203,6 @@ pub fn hostname() -> String {
         .next()
         .unwrap_or("unknown")
         .to_string()
-}
-
-/// The order in which shard `shard` (1-based) steals: the shards after it in turn (wrapping
-/// round), each one's games from the last; `games_of[s]` is shard s+1's games in schedule
-/// order. The scaling model replays it.
-pub fn steal_order(games_of: &[Vec<usize>], shard: usize) -> Vec<usize> {
-    let n = games_of.len();
-    (1..n).flat_map(|d| games_of[(shard - 1 + d) % n].iter().rev().copied()).collect()
 }
 
 impl<'a> Attempt<'a> {
@@ -288,7 +292,7 @@ impl<'a> Attempt<'a> {
 
     fn next(&self, queue: &Mutex<Queue>) -> Result<Next> {
         let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-        while let Some(k) = q.own.pop_front() {
+        while let Some(k) = q.order.next_own() {
             if self.has_record(k) {
                 continue;
             }
@@ -298,7 +302,7 @@ impl<'a> Attempt<'a> {
             q.elsewhere.push(k);
         }
         if self.steal {
-            while let Some(k) = q.others.pop_front() {
+            while let Some(k) = q.order.next_stolen() {
                 if !self.has_record(k) && self.claim(k)? {
                     return Ok(Next::Play(k));
                 }
@@ -348,6 +352,49 @@ impl<'a> Attempt<'a> {
         write_atomic(&path, text.as_bytes()).with_context(|| format!("{}: cannot write", path.display()))
     }
 
+    /// Writes what this shard's games of each class took (`times/shard-IIII`, replaced whole,
+    /// not flushed: a hint for the others' hand-out, never a result).
+    fn tell_times(&self, own: &[(u32, f64)]) {
+        let mut text = format!("{TIMES_FORMAT} {}\n", self.hash);
+        for (n, s) in own {
+            text += &format!("{n} {s}\n");
+        }
+        let _ = crate::fsutil::replace(&times_path(self.dir, self.shard), text.as_bytes());
+    }
+
+    /// What the other shards' games of each class took, summed from their `times/` files
+    /// (files of another plan, unreadable or half-written ones count none).
+    fn read_times(&self, classes: usize) -> Vec<(u32, f64)> {
+        let mut sum = vec![(0u32, 0.0f64); classes];
+        let Ok(entries) = std::fs::read_dir(self.dir.join(TIMES_DIR)) else { return sum };
+        let mine = times_path(self.dir, self.shard);
+        for e in entries.flatten() {
+            let path = e.path();
+            // Temporary files of a write in progress start with a dot.
+            if path == mine || !e.file_name().to_string_lossy().starts_with("shard-") {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            let mut lines = text.lines();
+            if lines.next() != Some(&format!("{TIMES_FORMAT} {}", self.hash)) {
+                continue;
+            }
+            let parsed: Option<Vec<(u32, f64)>> = lines
+                .map(|l| {
+                    let (n, s) = l.split_once(' ')?;
+                    Some((n.parse().ok()?, s.parse().ok().filter(|s: &f64| s.is_finite() && *s >= 0.0)?))
+                })
+                .collect();
+            if let Some(times) = parsed.filter(|t| t.len() == classes) {
+                for (slot, (n, s)) in sum.iter_mut().zip(times) {
+                    slot.0 = slot.0.saturating_add(n);
+                    slot.1 += s;
+                }
+            }
+        }
+        sum
+    }
+
     /// Rewrites the claims this attempt holds, so that others see it alive.
     fn heartbeat(&self) {
         let held: Vec<usize> = self.held.lock().unwrap_or_else(|e| e.into_inner()).iter().copied().collect();
@@ -370,9 +417,8 @@ impl<'a> Attempt<'a> {
         crash_after: Option<(usize, PathBuf)>,
     ) -> Result<Tally> {
         let queue = Mutex::new(Queue {
-            own: games_of[self.shard - 1].iter().copied().collect(),
+            order: ShardOrder::new(&self.plan.classes, games_of, self.shard - 1),
             elsewhere: Vec::new(),
-            others: steal_order(games_of, self.shard).into(),
         });
         let tally = Mutex::new(Tally::default());
         let failed: Mutex<Option<anyhow::Error>> = Mutex::new(None);
@@ -416,6 +462,7 @@ impl<'a> Attempt<'a> {
             let mut record = referee.play(job.first, job.second, job.opening, job.seed);
             record.opening = Some(job.opening_index);
             let cpu_s = thread_cpu_time().saturating_sub(cpu0).as_secs_f64();
+            queue.lock().unwrap_or_else(|e| e.into_inner()).order.finished(k, cpu_s);
             let written = self.write(k, record, began.elapsed().as_secs_f64(), cpu_s);
             self.held.lock().unwrap_or_else(|e| e.into_inner()).remove(&k);
             if let Err(e) = written {
@@ -432,14 +479,29 @@ impl<'a> Attempt<'a> {
             }
         };
         let playing = AtomicBool::new(true);
+        // Class times are worth sharing only between shards that take each other's games.
+        let share = self.steal && games_of.len() > 1;
+        let classes = self.plan.classes.iter().collect::<BTreeSet<_>>().len();
+        let own_times = || queue.lock().unwrap_or_else(|e| e.into_inner()).order.own_times().to_vec();
+        if share {
+            // What the shards before it learned, from its first game on.
+            let others = self.read_times(classes);
+            queue.lock().unwrap_or_else(|e| e.into_inner()).order.set_shared(&others);
+        }
         std::thread::scope(|scope| {
             scope.spawn(|| {
-                let mut since = Instant::now();
+                let (mut since, mut shared) = (Instant::now(), Instant::now());
                 while playing.load(Ordering::SeqCst) {
                     std::thread::sleep(Duration::from_millis(50));
                     if since.elapsed() >= HEARTBEAT {
                         self.heartbeat();
                         since = Instant::now();
+                    }
+                    if share && shared.elapsed() >= SHARE_PERIOD {
+                        self.tell_times(&own_times());
+                        let others = self.read_times(classes);
+                        queue.lock().unwrap_or_else(|e| e.into_inner()).order.set_shared(&others);
+                        shared = Instant::now();
                     }
                 }
             });
@@ -450,6 +512,10 @@ impl<'a> Attempt<'a> {
             }
             playing.store(false, Ordering::SeqCst);
         });
+        if share {
+            // For the shards that start after it.
+            self.tell_times(&own_times());
+        }
         if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(e);
         }

@@ -37,9 +37,11 @@ pub struct ScalingArgs {
     pub against: Vec<PathBuf>,
     /// Also predict a cluster run (`--executor slurm|parallel`) with each generation split
     /// into this many shards, comma-separated: the games dealt to the shards class by class
-    /// as the plan deals them, each shard playing its games in order on --shard-threads
-    /// threads, then taking games of the other shards that nobody has taken (work stealing),
-    /// the shards started in turn on --nodes machines. The efficiency without stealing
+    /// as the plan deals them, each shard handing its games out on --shard-threads threads
+    /// as the one-machine executor does (long classes first), then taking games of the other
+    /// shards that nobody has taken (work stealing, from the back of their order), the shards
+    /// started in turn on --nodes machines. The barrier tail counts every core idle, the
+    /// starts (--shard-start, --generation-start) included. The efficiency without stealing
     /// (each shard its fixed list) is printed beside it.
     #[arg(long, value_delimiter = ',')]
     pub shards: Vec<usize>,
@@ -49,6 +51,15 @@ pub struct ScalingArgs {
     /// With --shards: each shard's threads (the cluster run's --threads).
     #[arg(long, default_value_t = 1)]
     pub shard_threads: usize,
+    /// With --shards: seconds from a machine taking a shard to the shard's first game (the
+    /// process's start, reading the plan, building the players, and writing its file at the
+    /// end). docs/performance.md has this machine's, measured.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
+    pub shard_start: f64,
+    /// With --shards: seconds added to each generation with every core idle (writing the
+    /// plan, starting the shards, seeing them end, gathering and checking their files).
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
+    pub generation_start: f64,
 }
 
 pub fn run(args: &ScalingArgs) -> Result<()> {
@@ -57,6 +68,11 @@ pub fn run(args: &ScalingArgs) -> Result<()> {
     }
     if args.shards.contains(&0) || args.nodes == Some(0) || args.shard_threads == 0 {
         bail!("--shards, --nodes and --shard-threads must be at least 1");
+    }
+    for (name, value) in [("--shard-start", args.shard_start), ("--generation-start", args.generation_start)] {
+        if !(value.is_finite() && value >= 0.0) {
+            bail!("{name} {value}: seconds, 0 or more");
+        }
     }
     let path = trace::find(&args.run)?;
     let gens = generations(&trace::read(&path)?);
@@ -81,10 +97,13 @@ pub fn run(args: &ScalingArgs) -> Result<()> {
     if !args.shards.is_empty() {
         println!();
         println!(
-            "predicted as a cluster run ({} game times; {} threads a shard, on {}):",
+            "predicted as a cluster run ({} game times; {} threads a shard, on {}; {} s a shard's start, {} s a \
+             generation's):",
             clock_name(args.time),
             args.shard_threads,
-            args.nodes.map_or("a machine a shard".to_string(), |n| format!("{n} machines"))
+            args.nodes.map_or("a machine a shard".to_string(), |n| format!("{n} machines")),
+            args.shard_start,
+            args.generation_start
         );
         println!(
             "{:>8} {:>8} {:>10} {:>9} {:>11} {:>13} {:>11} {:>13} {:>14}",
@@ -100,7 +119,11 @@ pub fn run(args: &ScalingArgs) -> Result<()> {
         );
         for &shards in &args.shards {
             let nodes = args.nodes.unwrap_or(shards);
-            let cluster = Cluster { shards, threads: args.shard_threads, nodes, steal: true };
+            let cluster = Cluster {
+                shard_start: args.shard_start,
+                generation_start: args.generation_start,
+                ..Cluster::new(shards, args.shard_threads, nodes)
+            };
             let (p, stolen) = predict_cluster_stolen(&gens, cluster, args.time);
             let fixed = predict_cluster(&gens, Cluster { steal: false, ..cluster }, args.time);
             // `row` starts with the prediction's threads: the cluster's cores.

@@ -17,8 +17,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::cluster::steal::steal_order;
-use crate::dispatch::{deal_by_class, makespan, InOrder, LongestClassFirst};
+use crate::cluster::steal::SHARE_PERIOD;
+use crate::dispatch::{deal_by_class, makespan, InOrder, LongestClassFirst, ShardOrder};
 use crate::report::trace::{TraceRow, BACKGROUND_COMMIT, BACKGROUND_RESULTS, GAMES, WORKER};
 
 /// Which of a game's recorded times the model replays.
@@ -234,27 +234,40 @@ pub fn predict_at(gens: &[Generation], threads: usize, clock: GameClock, order: 
 }
 
 /// A cluster run's layout (`--executor slurm|parallel`): each generation's games split into
-/// `shards` shards as the plan deals them ([`deal_by_class`]), each shard playing its games
-/// in schedule order on `threads` threads, the shards started in order on `nodes` machines,
-/// each taking the next shard when its last one ends (a job array with at most `nodes` tasks
-/// running). With `steal` (what `evotune cluster play` does), a shard's thread that finds no
-/// game of its own left takes the next game nobody has taken of the shards after its own
-/// ([`steal_order`]: each one's games from its last), and the shard ends once its own games
-/// taken by others have ended; without, each shard plays its fixed list (evotune before
-/// work stealing).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `shards` shards as the plan deals them ([`deal_by_class`]), each shard handing out its
+/// games on `threads` threads as the one-machine executor does (long classes first,
+/// [`ShardOrder`]), the shards started in order on `nodes` machines, each taking the next
+/// shard when its last one ends (a job array with at most `nodes` tasks running). With
+/// `steal` (what `evotune cluster play` does), a shard's thread that finds no game of its own
+/// left takes a game nobody has taken of the shards after its own (each one's games from the
+/// back of its order), and the shard ends once its own games taken by others have ended;
+/// without, each shard plays its fixed list. `shard_start` seconds pass between a machine
+/// taking a shard and the shard's first game (the process's start, reading the plan,
+/// building the players); `generation_start` seconds are added to each generation (planning,
+/// starting the batch, seeing it end, gathering the shards).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cluster {
     pub shards: usize,
     pub threads: usize,
     pub nodes: usize,
     pub steal: bool,
+    pub shard_start: f64,
+    pub generation_start: f64,
+}
+
+impl Cluster {
+    /// `shards` shards of `threads` threads on `nodes` machines, with stealing and no fixed
+    /// costs.
+    pub fn new(shards: usize, threads: usize, nodes: usize) -> Cluster {
+        Cluster { shards, threads, nodes, steal: true, shard_start: 0.0, generation_start: 0.0 }
+    }
 }
 
 /// The recorded generations replayed as a cluster run laid out as `cluster`: a
 /// [`Prediction`] for its `nodes` x `threads` cores, whose barrier tail is every core idle
-/// before the generation's last shard ends (inside a shard waiting for its last game, or a
-/// machine with no shard left). The sequential phases are the recorded run's (a cluster run
-/// also writes the plan and gathers the shards; a shard's start is not counted).
+/// before the generation's last shard ends (inside a shard waiting for its last game, a
+/// machine with no shard left, a shard starting) and during the generation's fixed cost. The
+/// sequential phases are the recorded run's.
 pub fn predict_cluster(gens: &[Generation], cluster: Cluster, clock: GameClock) -> Prediction {
     predict_cluster_stolen(gens, cluster, clock).0
 }
@@ -262,8 +275,7 @@ pub fn predict_cluster(gens: &[Generation], cluster: Cluster, clock: GameClock) 
 /// [`predict_cluster`] and the games a shard other than their own plays, a generation on
 /// average.
 pub fn predict_cluster_stolen(gens: &[Generation], cluster: Cluster, clock: GameClock) -> (Prediction, f64) {
-    let Cluster { shards, threads, nodes, steal } = cluster;
-    let (shards, threads, nodes) = (shards.max(1), threads.max(1), nodes.max(1));
+    let (shards, threads, nodes) = (cluster.shards.max(1), cluster.threads.max(1), cluster.nodes.max(1));
     let cores = nodes * threads;
     let mut p = Prediction { threads: cores, games: 0, wall_s: 0.0, one_thread_s: 0.0, tail_s: 0.0, sequential_s: 0.0 };
     let mut stolen = 0;
@@ -275,59 +287,64 @@ pub fn predict_cluster_stolen(gens: &[Generation], cluster: Cluster, clock: Game
         let shard_of = deal_by_class(&classes, shards);
         let games_of: Vec<Vec<usize>> =
             (0..shards).map(|s| (0..times.len()).filter(|&k| shard_of[k] == s).collect()).collect();
-        let span = if steal {
-            let (span, n) = replay_stealing(&times, &games_of, threads, nodes);
-            stolen += n;
-            span
-        } else {
-            let shard_times: Vec<f64> = games_of
-                .iter()
-                .map(|mine| {
-                    let mine: Vec<f64> = mine.iter().map(|&k| times[k]).collect();
-                    makespan(&mine, threads, &mut InOrder::in_turn(mine.len()))
-                })
-                .collect();
-            makespan(&shard_times, nodes, &mut InOrder::in_turn(shards))
-        };
+        let layout = Cluster { shards, threads, nodes, ..cluster };
+        let (span, n) = replay_shards(&times, &classes, &games_of, layout);
+        stolen += n;
         let work: f64 = times.iter().sum();
         let sequential = g.sequential(clock);
+        // Every core waits while the generation starts and ends: idle, as in the tail.
+        let fixed = cluster.generation_start;
         p.games += times.len();
-        p.wall_s += span + sequential;
+        p.wall_s += span + fixed + sequential;
         p.one_thread_s += work + sequential;
-        p.tail_s += cores as f64 * span - work;
+        p.tail_s += cores as f64 * (span + fixed) - work;
         p.sequential_s += sequential;
     }
     (p, stolen as f64 / gens.len().max(1) as f64)
 }
 
-/// One generation of a cluster run with work stealing, event by event: `games_of[s]` is
-/// shard s+1's games in schedule order, `times[k]` game k's time. Returns when the last
-/// shard ends and how many games a shard other than their own played.
-fn replay_stealing(times: &[f64], games_of: &[Vec<usize>], threads: usize, nodes: usize) -> (f64, usize) {
-    let shards = games_of.len();
+/// One generation of a cluster run, event by event: `games_of[s]` is shard s+1's games in
+/// schedule order, `times[k]` game k's time, `classes[k]` its class. Each free thread (the
+/// first machine's, the first thread's of equals) takes its shard's next game
+/// ([`ShardOrder`]), told first of the games its shard's threads ended by then and of the
+/// other shards' games that ended [`SHARE_PERIOD`] before (the shards tell each other their
+/// class times that often); else, with stealing, the next game nobody has taken of the other
+/// shards; else it waits for the shard's games others play. Returns when the last shard ends
+/// and how many games a shard other than their own played.
+fn replay_shards(times: &[f64], classes: &[usize], games_of: &[Vec<usize>], cluster: Cluster) -> (f64, usize) {
+    let Cluster { shards, threads, nodes, steal, shard_start, .. } = cluster;
+    let share_s = SHARE_PERIOD.as_secs_f64();
     let mut owner = vec![0; times.len()];
     for (s, mine) in games_of.iter().enumerate() {
         for &k in mine {
             owner[k] = s;
         }
     }
-    let steals: Vec<Vec<usize>> = (1..=shards).map(|s| steal_order(games_of, s)).collect();
-    // Per shard: the next own game and the next in its steal order to look at.
-    let mut own_next = vec![0; shards];
-    let mut steal_next = vec![0; shards];
-    let mut ends: Vec<Option<f64>> = vec![None; times.len()];
-    // Per machine: its shard and each thread's time free (None: the thread has ended).
+    // Each game taken: when it ends and the shard that plays it.
+    let mut taken: Vec<Option<(f64, usize)>> = vec![None; times.len()];
+    // A machine: its shard, its order, each thread's time free (None: the thread has ended)
+    // and the game it plays.
     struct Machine {
         shard: usize,
+        order: ShardOrder,
         free: Vec<Option<f64>>,
+        playing: Vec<Option<usize>>,
         ended: f64,
     }
+    let start = |shard: usize, at: f64| Machine {
+        shard,
+        order: ShardOrder::new(classes, games_of, shard),
+        free: vec![Some(at + shard_start); threads],
+        playing: vec![None; threads],
+        ended: at,
+    };
     let mut next_shard = 0;
     let mut machines: Vec<Machine> = Vec::new();
     while machines.len() < nodes && next_shard < shards {
-        machines.push(Machine { shard: next_shard, free: vec![Some(0.0); threads], ended: 0.0 });
+        machines.push(start(next_shard, 0.0));
         next_shard += 1;
     }
+    let class_count = classes.iter().collect::<std::collections::BTreeSet<_>>().len();
     let mut stolen = 0;
     let mut last = 0.0f64;
     loop {
@@ -343,20 +360,42 @@ fn replay_stealing(times: &[f64], games_of: &[Vec<usize>], threads: usize, nodes
             }
         }
         let Some((m, t, now)) = pick else { break };
-        let s = machines[m].shard;
+        let machine = &mut machines[m];
+        let s = machine.shard;
+        // The games its threads ended by now, in the order they ended, as the executor
+        // reports them before handing out the next.
+        let mut ended: Vec<(f64, usize)> = (0..threads)
+            .filter(|&j| machine.playing[j].is_some() && machine.free[j].is_some_and(|f| f <= now))
+            .map(|j| (machine.free[j].unwrap_or(now), j))
+            .collect();
+        ended.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (_, j) in ended {
+            let game = machine.playing[j].take().expect("a game in play");
+            machine.order.finished(game, times[game]);
+        }
+        if steal && shards > 1 {
+            let mut shared = vec![(0u32, 0.0f64); class_count];
+            for (k, t) in taken.iter().enumerate() {
+                if let Some((end, by)) = *t {
+                    if by != s && end + share_s <= now {
+                        let c = &mut shared[machine.order.class(k)];
+                        c.0 += 1;
+                        c.1 += times[k];
+                    }
+                }
+            }
+            machine.order.set_shared(&shared);
+        }
         let mut take = None;
-        while own_next[s] < games_of[s].len() {
-            let k = games_of[s][own_next[s]];
-            own_next[s] += 1;
-            if ends[k].is_none() {
+        while let Some(k) = machine.order.next_own() {
+            if taken[k].is_none() {
                 take = Some(k);
                 break;
             }
         }
-        while take.is_none() && steal_next[s] < steals[s].len() {
-            let k = steals[s][steal_next[s]];
-            steal_next[s] += 1;
-            if ends[k].is_none() {
+        while take.is_none() && steal {
+            let Some(k) = machine.order.next_stolen() else { break };
+            if taken[k].is_none() {
                 take = Some(k);
                 stolen += usize::from(owner[k] != s);
             }
@@ -364,21 +403,20 @@ fn replay_stealing(times: &[f64], games_of: &[Vec<usize>], threads: usize, nodes
         match take {
             Some(k) => {
                 let end = now + times[k];
-                ends[k] = Some(end);
-                machines[m].free[t] = Some(end);
+                taken[k] = Some((end, s));
+                machine.free[t] = Some(end);
+                machine.playing[t] = Some(k);
                 last = last.max(end);
             }
             None => {
                 // Nothing left to take: the thread waits for the shard's games others play.
-                let own_end = games_of[s].iter().filter_map(|&k| ends[k]).fold(0.0, f64::max);
-                let machine = &mut machines[m];
+                let own_end = games_of[s].iter().filter_map(|&k| taken[k].map(|t| t.0)).fold(0.0, f64::max);
                 machine.free[t] = None;
                 machine.ended = machine.ended.max(now).max(own_end);
                 if machine.free.iter().all(Option::is_none) {
                     last = last.max(machine.ended);
                     if next_shard < shards {
-                        let start = machine.ended;
-                        *machine = Machine { shard: next_shard, free: vec![Some(start); threads], ended: start };
+                        *machine = start(next_shard, machine.ended);
                         next_shard += 1;
                     }
                 }
@@ -482,7 +520,7 @@ mod tests {
         // Games 0..8 of 4, 1, 1, ... seconds, one class: shard s plays games s, s + shards, ...
         let gens = [gen(&[4.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0], 0.0)];
         let cluster = |shards, threads, nodes| {
-            predict_cluster(&gens, Cluster { shards, threads, nodes, steal: false }, GameClock::Cpu)
+            predict_cluster(&gens, Cluster { steal: false, ..Cluster::new(shards, threads, nodes) }, GameClock::Cpu)
         };
         // Two shards of one thread on two machines: 4+1+1+1 and 4 seconds.
         let two = cluster(2, 1, 2);
@@ -503,7 +541,7 @@ mod tests {
         // shard 2 has 1, 3, 5, 7 (4 x 1 s).
         let gens = [gen(&[4.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0], 0.0)];
         let steal = |shards, threads, nodes| {
-            predict_cluster_stolen(&gens, Cluster { shards, threads, nodes, steal: true }, GameClock::Cpu)
+            predict_cluster_stolen(&gens, Cluster::new(shards, threads, nodes), GameClock::Cpu)
         };
         // Two machines of one thread: shard 2 ends its games at 4 s, then takes shard 1's
         // last (game 6, 4..5 s); shard 1 plays 0, 2, 4 (0..6 s): 6 s where fixed lists take 7.
