@@ -387,4 +387,28 @@ mod tests {
         // go before the last short one.
         assert_eq!(makespan(&durations, 2, &mut LongestClassFirst::new(&classes)), 9.0);
     }
+
+    #[test]
+    fn a_shard_hands_out_its_own_games_then_one_pool_of_the_others_long_classes_first() {
+        // Classes by key: 5 -> {0, 2, 4, 6}, 8 -> {1, 3, 5, 7}; shard 0 holds 0, 1, 4, 5.
+        let classes = [5, 8, 5, 8, 5, 8, 5, 8];
+        let games_of = vec![vec![0, 1, 4, 5], vec![2, 3, 6, 7]];
+        let mut order = ShardOrder::new(&classes, &games_of, 0);
+        // Its own games: every class opened first, in the order the classes were seen.
+        assert_eq!([order.next_own(), order.next_own()], [Some(0), Some(1)]);
+        order.finished(0, 1.0);
+        order.finished(1, 1.0);
+        // The other shard says class 8 is long: class 8's own game goes first.
+        order.set_shared(&[(2, 2.0), (2, 20.0)]);
+        assert_eq!(order.next_own(), Some(5));
+        assert_eq!(order.next_own(), Some(4));
+        assert_eq!(order.next_own(), None);
+        // Then the other shard's games, class 8 (long) before class 5, each exactly once.
+        let stolen: Vec<usize> = std::iter::from_fn(|| order.next_stolen()).collect();
+        let mut sorted = stolen.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, [2, 3, 6, 7]);
+        assert_eq!(classes[stolen[0]], 8);
+        assert_eq!(order.class(stolen[0]), order.class(1));
+    }
 }

@@ -2,10 +2,13 @@
 //!
 //! A shard plays its own games first, handed out to its threads as the one-machine executor
 //! does (the first game of every class, then the classes whose games took longest so far:
-//! [`ShardOrder`]), then takes games of the other shards that nobody has taken yet, from the
-//! back of their order (the shortest classes' last games, which their owners would play
-//! last), so that a shard that ends early does not leave its machine idle while a straggler
-//! holds the generation. Two files a game, in the generation's work folder:
+//! [`ShardOrder`]), then takes games of the other shards that nobody has taken yet, all of
+//! them as one pool, long classes first (stealing from each victim's back in turn was
+//! measured worse: the long games of shards still waiting for a machine came last), so that
+//! a shard that ends early does not leave its machine idle while a straggler holds the
+//! generation. The class times behind both orders are shared between the shards through
+//! `times/shard-IIII` (hints for the order only, never a result). Two files a game, in the
+//! generation's work folder:
 //!
 //! - `claims/game-KKKKK`: made with `create_new` (atomic on a shared file system) by the
 //!   shard that plays the game; it names the shard, host, process and attempt. While the
