@@ -39,7 +39,7 @@ pub struct ScalingArgs {
     /// into this many shards, comma-separated: the games dealt to the shards class by class
     /// as the plan deals them, each shard handing its games out on --shard-threads threads
     /// as the one-machine executor does (long classes first), then taking games of the other
-    /// shards that nobody has taken (work stealing, from the back of their order), the shards
+    /// shards that nobody has taken (work stealing: one pool, long classes first), the shards
     /// started in turn on --nodes machines. The barrier tail counts every core idle, the
     /// starts (--shard-start, --generation-start) included. The efficiency without stealing
     /// (each shard its fixed list) is printed beside it.
@@ -53,7 +53,7 @@ pub struct ScalingArgs {
     pub shard_threads: usize,
     /// With --shards: seconds from a machine taking a shard to the shard's first game (the
     /// process's start, reading the plan, building the players, and writing its file at the
-    /// end). docs/performance.md has this machine's, measured.
+    /// end). Not yet measured on real runs: docs/performance.md has the whole-run overhead seen here.
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     pub shard_start: f64,
     /// With --shards: seconds added to each generation with every core idle (writing the
