@@ -172,7 +172,6 @@ impl Plan {
         dir.join(format!("shard-{shard:04}-of-{:04}.json", self.shards))
     }
 
-    /// The run's config, as the plan carries it.
     /// Whether `record` is game `k` of this plan: its players, seed and opening (a record
     /// read from a file another process wrote).
     pub fn check_record(&self, k: usize, record: &GameRecord) -> Result<()> {
@@ -194,6 +193,7 @@ impl Plan {
         Ok(())
     }
 
+    /// The run's config, as the plan carries it.
     pub fn run_config(&self) -> Result<EvolveConfig> {
         EvolveConfig::parse(&self.config, &format!("the plan of {} generation {}", self.run, self.generation))
     }
