@@ -38,6 +38,9 @@ pub struct ConnectGen {
     pub(crate) blocks: Vec<Move>,
     /// `[engine] horizon_wins`: quiet horizon nodes look for a winning threat move.
     horizon_wins: bool,
+    /// Gomoku's `cells` evaluation: quiet moves chosen and ordered by the position's cell
+    /// patterns, this many at a node (0: the generator's own order).
+    pub cell_order: usize,
 }
 
 impl ConnectGen {
@@ -53,6 +56,7 @@ impl ConnectGen {
             threats: ThreatSet::default(),
             blocks: Vec::new(),
             horizon_wins: settings.horizon_wins,
+            cell_order: 0,
         }
     }
 

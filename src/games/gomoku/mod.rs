@@ -4,8 +4,9 @@
 //! The game shares the Connect board, notation, threat roads and threat-space search (here:
 //! victory by continuous fours) with Connect6, and adds its own search by threats with threes
 //! ([`vct`]) at the root. Its own parts: the position keeps the 6-cell
-//! windows of the Gomoku blog's evaluation incrementally ([`GomokuBoard`]), the default evaluation is
-//! that [`tuple6`] table, the move generator answers the opponent's threes ([`movegen`]), and
+//! windows of the Gomoku blog's evaluation and every empty cell's line patterns
+//! ([`cells`]) incrementally ([`GomokuBoard`]), the default evaluation is that [`tuple6`]
+//! table (the `cells` evaluation, [`cell_eval`], prices the patterns and orders moves by them), the move generator answers the opponent's threes ([`movegen`]), and
 //! the engine speaks Gomocup's `pbrain` protocol ([`pbrain`]).
 //!
 //! ```
@@ -15,6 +16,8 @@
 //! assert!(matches!(pos.status(), Status::Won { reason: "five", .. }));
 //! ```
 
+pub mod cell_eval;
+pub mod cells;
 pub mod movegen;
 pub mod pbrain;
 pub mod tuple6;
@@ -38,30 +41,44 @@ use crate::games::connect::search::{self as connect_search, ConnectGen, ThreatSp
 use crate::games::connect::sgf::SgfGame;
 use crate::games::{BuiltIn, Descriptor, ProtocolOptions};
 use crate::search::{Clock, Engine, Exact, Playouts, Root, Searchable, Tactics, TreeGame, TreeSearch, MATE};
+use cell_eval::{CellEval, GOMOKU_CELLS};
+use cells::CellPatterns;
 use tuple6::{Tuple6Eval, WindowCounts, GOMOKU_TUPLE6};
 
 /// Freestyle Gomoku.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Gomoku;
 
-/// A Gomoku position: the board, and the codes of the Gomoku blog's 6-cell windows kept with it.
+/// A Gomoku position: the board, and kept with it the codes of the Gomoku blog's 6-cell
+/// windows and every empty cell's line patterns.
 #[derive(Clone, Debug)]
 pub struct GomokuBoard {
     board: Board,
     windows: WindowCounts,
+    cells: CellPatterns,
 }
 
 impl GomokuBoard {
     /// The empty board.
     pub fn new() -> GomokuBoard {
-        GomokuBoard { board: Board::new(Rules::GOMOKU), windows: WindowCounts::new(Rules::GOMOKU) }
+        GomokuBoard {
+            board: Board::new(Rules::GOMOKU),
+            windows: WindowCounts::new(Rules::GOMOKU),
+            cells: CellPatterns::new(Rules::GOMOKU),
+        }
     }
 
     /// The position of a board.
     pub fn from_board(board: Board) -> GomokuBoard {
         assert_eq!(board.rules(), Rules::GOMOKU, "a Gomoku board");
         let windows = WindowCounts::of_board(&board);
-        GomokuBoard { board, windows }
+        let cells = CellPatterns::of_board(&board);
+        GomokuBoard { board, windows, cells }
+    }
+
+    /// The empty cells' line patterns.
+    pub fn cells(&self) -> &CellPatterns {
+        &self.cells
     }
 
     /// The 6-cell windows' classes.
@@ -80,6 +97,7 @@ impl GomokuBoard {
         for &c in &self.board.history()[before..] {
             let colour = self.board.stone(c).expect("a placed stone");
             self.windows.add(c, colour);
+            self.cells.add(c, colour);
         }
         Ok(())
     }
@@ -102,6 +120,7 @@ impl ConnectPosition for GomokuBoard {
         let colour = self.board.to_move();
         self.board.play(c);
         self.windows.add(c, colour);
+        self.cells.add(c, colour);
     }
 
     #[inline]
@@ -109,6 +128,7 @@ impl ConnectPosition for GomokuBoard {
         let c = *self.board.history().last().expect("a stone to take back");
         let colour = self.board.stone(c).expect("an occupied cell");
         self.windows.remove(c, colour);
+        self.cells.remove(c, colour);
         self.board.undo();
     }
 }
@@ -153,7 +173,7 @@ impl Position for GomokuBoard {
 }
 
 /// Gomoku's evaluations, the default first.
-pub static GOMOKU_EVALUATIONS: [Evaluation; 3] = [
+pub static GOMOKU_EVALUATIONS: [Evaluation; 4] = [
     Evaluation {
         name: "tuple6",
         schema: &GOMOKU_TUPLE6,
@@ -167,6 +187,12 @@ pub static GOMOKU_EVALUATIONS: [Evaluation; 3] = [
         tunable: true,
     },
     Evaluation { name: "patterns", schema: &GOMOKU_PATTERNS, doc: "pattern (棋型) evaluation", tunable: true },
+    Evaluation {
+        name: "cells",
+        schema: &GOMOKU_CELLS,
+        doc: "line patterns of every empty cell (Gomocup-style), incremental; moves chosen and ordered by them",
+        tunable: true,
+    },
 ];
 
 impl ConnectGame for Gomoku {
@@ -216,6 +242,8 @@ impl Game for Gomoku {
 #[derive(Clone, Debug)]
 pub enum GomokuEval {
     Tuple6(Tuple6Eval),
+    /// Every empty cell's line patterns.
+    Cells(CellEval),
     /// The road and pattern evaluations of the Connect board.
     Board(Evaluator),
 }
@@ -225,6 +253,7 @@ impl Evaluate<GomokuBoard> for GomokuEval {
     fn evaluate(&self, pos: &GomokuBoard) -> i32 {
         match self {
             GomokuEval::Tuple6(e) => e.evaluate(pos),
+            GomokuEval::Cells(e) => e.evaluate(pos),
             GomokuEval::Board(e) => e.evaluate(&pos.board),
         }
     }
@@ -279,6 +308,7 @@ impl Searchable for Gomoku {
         assert_eq!(weights.schema().game, Self::NAME, "a table of another game");
         match eval {
             "tuple6" => GomokuEval::Tuple6(Tuple6Eval::new(weights)),
+            "cells" => GomokuEval::Cells(CellEval::new(weights)),
             other => GomokuEval::Board(Evaluator::new(other, weights)),
         }
     }
@@ -288,7 +318,16 @@ impl TreeGame for Gomoku {
     type Gen = ConnectGen;
 
     fn generator(&self, settings: &EngineSettings, weights: &Weights) -> ConnectGen {
-        ConnectGen::new(Rules::GOMOKU, settings, weights)
+        let mut gen = ConnectGen::new(Rules::GOMOKU, settings, weights);
+        if weights.schema().eval == "cells" {
+            let config = crate::games::connect::movegen::MoveGenConfig {
+                singles: settings.singles,
+                seconds: settings.seconds,
+                width: settings.width,
+            };
+            gen.cell_order = config.resolved(Rules::GOMOKU).singles.max(1);
+        }
+        gen
     }
 
     fn history_size(&self) -> usize {
@@ -308,11 +347,19 @@ impl TreeGame for Gomoku {
 
     #[inline]
     fn generate(gen: &mut ConnectGen, pos: &GomokuBoard, depth: i32, out: &mut Vec<Move>) {
-        movegen::generate(gen, &pos.board, depth, out);
+        if gen.cell_order > 0 {
+            movegen::generate_by_cells(gen, pos, depth, out);
+        } else {
+            movegen::generate(gen, &pos.board, depth, out);
+        }
     }
 
     fn root(gen: &mut ConnectGen, pos: &GomokuBoard, out: &mut Vec<Move>) -> Root {
-        movegen::root(gen, &pos.board, out)
+        if gen.cell_order > 0 {
+            movegen::situation_root(movegen::generate_by_cells(gen, pos, i32::MAX, out))
+        } else {
+            movegen::root(gen, &pos.board, out)
+        }
     }
 
     #[inline]
@@ -439,6 +486,34 @@ mod tests {
         let mut e = Engine::<Gomoku>::new(EngineSettings::default(), &GOMOKU_TUPLE6.defaults());
         let r = e.search(&mut pos, &Limits::depth(3));
         assert_eq!(Gomoku.format_move(&pos, r.best), "m8");
+    }
+
+    /// The `cells` move order: the side to move's open-four cell first when it has an open
+    /// three, the ends of the opponent's open three first when it has one, the one block of
+    /// a four; and the search with the `cells` evaluation blocks the four and finds the win
+    /// by continuous fours.
+    #[test]
+    fn the_cells_order_puts_wins_and_blocks_first() {
+        let weights = GOMOKU_CELLS.defaults();
+        let settings = EngineSettings::default();
+        let mut gen = Gomoku.generator(&settings, &weights);
+        assert_eq!(gen.cell_order, 12);
+        let first = |gen: &mut ConnectGen, moves: &str| {
+            let pos = Gomoku.replay(&split_moves(moves)).unwrap();
+            let mut out = Vec::new();
+            movegen::generate_by_cells(gen, &pos, 4, &mut out);
+            Gomoku.format_move(&pos, out[0])
+        };
+        assert!(["g8", "k8"].contains(&first(&mut gen, "h8 a1 i8 a15 j8 o1").as_str()));
+        assert!(["g8", "k8"].contains(&first(&mut gen, "h8 a1 i8 a15 j8").as_str()));
+        assert_eq!(first(&mut gen, &format!("{VCF} l8")), "m8");
+        let mut e = Engine::<Gomoku>::new(EngineSettings::default(), &weights);
+        let mut pos = Gomoku.replay(&split_moves(&format!("{VCF} l8"))).unwrap();
+        let best = e.search(&mut pos, &Limits::depth(3)).best;
+        assert_eq!(Gomoku.format_move(&pos, best), "m8");
+        let mut pos = Gomoku.replay(&split_moves(VCF)).unwrap();
+        let r = e.search(&mut pos, &Limits::depth(5));
+        assert!(r.score > MATE_BOUND, "{r:?}");
     }
 
     #[test]

@@ -9,9 +9,12 @@
 //! cells of the opponent's roads those cells would make fours in (the ends of an open three),
 //! and the side to move's fours (and its own winning moves). Elsewhere the quiet moves stand.
 
-use crate::games::connect::board::{Board, Cell};
+use crate::games::connect::board::{Board, Cell, Colour};
+use crate::games::connect::game::ConnectPosition;
 use crate::games::connect::movegen::{Move, Situation};
 use crate::games::connect::search::{ConnectGen, THREAT_MOVES};
+use crate::games::gomoku::cells::{self, CellPatterns, LEVELS};
+use crate::games::gomoku::GomokuBoard;
 use crate::search::{Root, MATE};
 
 /// The moves of an interior node with `depth` turns left, best first.
@@ -29,7 +32,12 @@ pub fn generate(gen: &mut ConnectGen, board: &Board, depth: i32, out: &mut Vec<M
 
 /// The moves of the root and what is known before searching.
 pub fn root(gen: &mut ConnectGen, board: &Board, out: &mut Vec<Move>) -> Root {
-    match generate(gen, board, i32::MAX, out) {
+    situation_root(generate(gen, board, i32::MAX, out))
+}
+
+/// What a root's situation decides before searching.
+pub fn situation_root(situation: Situation) -> Root {
+    match situation {
         Situation::Win => Root::Decided(MATE - 1),
         Situation::Lost => Root::Decided(-(MATE - 2)),
         Situation::Full => Root::Decided(0),
@@ -117,4 +125,71 @@ pub fn quiet_move(board: &Board, m: Move) -> bool {
             .count();
         threes < 2
     })
+}
+
+/// What a cell's line level adds to its rank in the `cells` move order (one line).
+const LEVEL_RANK: [i32; LEVELS] = [0, 1, 2, 4, 12, 14, 50, 60, 600, 50_000];
+/// What a cell's class adds to its rank, for the side to move's own cells.
+const CLASS_RANK: [i32; cells::CLASSES] = [0, 0, 0, 10, 0, 0, 2_500, 6_000, 20_000, 100_000];
+/// The same for the opponent's cells (where a stone blocks them), in parts of 8 of the side to
+/// move's own.
+const BLOCK_EIGHTHS: i32 = 7;
+
+/// The rank of an empty cell for the side to move in the `cells` move order: what a stone
+/// there makes for `me` plus (a little less) what it takes from the opponent.
+#[inline]
+pub fn cell_rank(p: &CellPatterns, me: Colour, c: Cell) -> i32 {
+    let side = |colour: Colour| {
+        let l = p.levels(colour, c);
+        l.iter().map(|&v| LEVEL_RANK[v as usize]).sum::<i32>() + CLASS_RANK[p.class(colour, c) as usize]
+    };
+    side(me) + side(me.other()) * BLOCK_EIGHTHS / 8
+}
+
+/// The moves of the `cells` evaluation's nodes: the Connect generator's wherever a side has a
+/// four (a five to take, fours to block) and where the opponent has an open three or a cell
+/// making two fours (the answers of [`generate`], reordered by [`cell_rank`]); elsewhere the
+/// best `gen.cell_order` empty cells by [`cell_rank`] among those with a line where a five
+/// can still be made (the centre on an empty board).
+pub fn generate_by_cells(gen: &mut ConnectGen, pos: &GomokuBoard, depth: i32, out: &mut Vec<Move>) -> Situation {
+    let board = pos.board();
+    let p = pos.cells();
+    let me = board.to_move();
+    let situation = gen.movegen.situation(board);
+    if situation != Situation::Quiet || p.class_count(me.other(), cells::FLEX4) > 0 {
+        let situation = generate(gen, board, depth, out);
+        if situation == Situation::Quiet || situation == Situation::Defend {
+            let mut ranked: Vec<(i32, Move)> =
+                out.iter().map(|&m| (m.stones().iter().map(|&c| cell_rank(p, me, c)).sum(), m)).collect();
+            ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
+            out.clear();
+            out.extend(ranked.into_iter().map(|(_, m)| m));
+        }
+        return situation;
+    }
+    out.clear();
+    if board.is_empty() {
+        out.push(Move::single(board.cell(board.width() / 2, board.height() / 2)));
+        return Situation::Quiet;
+    }
+    let mut ranked: Vec<(i32, Cell)> = (0..p.cells() as Cell)
+        .filter(|&c| p.is_empty(c))
+        .filter_map(|c| {
+            let r = cell_rank(p, me, c);
+            (r > 0).then_some((r, c))
+        })
+        .collect();
+    if ranked.is_empty() {
+        // No line anywhere can hold a five: any empty cell (the game ends drawn).
+        ranked.extend((0..p.cells() as Cell).filter(|&c| p.is_empty(c)).map(|c| (0, c)));
+    }
+    let n = gen.cell_order.min(ranked.len());
+    let by_rank = |a: &(i32, Cell), b: &(i32, Cell)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+    if n < ranked.len() {
+        ranked.select_nth_unstable_by(n - 1, by_rank);
+        ranked.truncate(n);
+    }
+    ranked.sort_unstable_by(by_rank);
+    out.extend(ranked.into_iter().map(|(_, c)| Move::single(c)));
+    Situation::Quiet
 }

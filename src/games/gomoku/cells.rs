@@ -1,0 +1,458 @@
+//! Line patterns of every empty cell, kept incrementally: the core of the `cells` evaluation
+//! and of its move order.
+//!
+//! # Patterns
+//! For an empty cell, a colour and one of the 4 directions, the *line level* says what a stone
+//! of that colour on the cell would make along that line, judged from the 9 cells centred on
+//! it (4 each side; a five through the cell lies within them): a five ([`F5`]), an open four
+//! (two cells would then complete a five through it, [`F4`]), a four (one such cell, [`B4`]),
+//! and below those, by what one more stone of the colour somewhere in the window could make:
+//! an open three ([`F3`]: a further stone makes an open four), a closed three ([`B3`]: at
+//! best a four), and likewise open and closed twos and ones. The opponent's stones and the
+//! board's edge both block. The levels of the 8 neighbour cells' contents (empty, black,
+//! white, edge: a 16-bit key) are one table lookup per colour, the table built once from the
+//! definition by recursion over the 3^9 lines of one colour.
+//!
+//! A cell's 4 levels of one colour combine into its *class* ([`FIVE`], [`FLEX4`]: an open
+//! four or two fours, [`FOUR_THREE`], [`DOUBLE_THREE`], [`FOUR`], [`THREE`], ...): what a
+//! stone there threatens as a whole.
+//!
+//! # Incremental
+//! A stone changes the keys of the cells within 4 of it on its 4 lines (at most 32), and only
+//! the level of the line it shares with each; [`CellPatterns`] keeps every cell's keys, the
+//! empty cells' levels and classes, and how many (cell, direction) pairs of each colour are
+//! at each level and how many cells in each class, so that the evaluation is a dot product.
+//! [`CellPatterns::recount`] recomputes all of it from a board (the tests' oracle).
+
+use std::sync::OnceLock;
+
+use crate::games::connect::board::{Board, Cell, Colour, Rules};
+
+/// Line levels, weakest first: no five can be made through the cell along the line.
+pub const DEAD: u8 = 0;
+pub const B1: u8 = 1;
+pub const F1: u8 = 2;
+pub const B2: u8 = 3;
+pub const F2: u8 = 4;
+pub const B3: u8 = 5;
+pub const F3: u8 = 6;
+pub const B4: u8 = 7;
+pub const F4: u8 = 8;
+pub const F5: u8 = 9;
+/// Line levels.
+pub const LEVELS: usize = 10;
+
+/// Cell classes, weakest first.
+pub const NONE: u8 = 0;
+/// A one or a closed two at best.
+pub const WEAK: u8 = 1;
+/// An open two or a closed three.
+pub const TWO: u8 = 2;
+/// Two of those in two lines.
+pub const TWO_TWO: u8 = 3;
+/// One open three.
+pub const THREE: u8 = 4;
+/// One four (and no open three).
+pub const FOUR: u8 = 5;
+pub const DOUBLE_THREE: u8 = 6;
+pub const FOUR_THREE: u8 = 7;
+/// An open four, or two fours.
+pub const FLEX4: u8 = 8;
+pub const FIVE: u8 = 9;
+/// Cell classes.
+pub const CLASSES: usize = 10;
+
+/// The 4 directions as (dx, dy).
+const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// Line cells for one colour: empty, own stone, blocked (opponent or edge).
+const E: u8 = 0;
+const X: u8 = 1;
+const BLOCKED: u8 = 2;
+
+/// The length of the run of own stones through the centre (index 4) of a 9-cell line.
+fn run_through_centre(line: &[u8; 9]) -> usize {
+    let left = line[..4].iter().rev().take_while(|&&v| v == X).count();
+    let right = line[5..].iter().take_while(|&&v| v == X).count();
+    1 + left + right
+}
+
+fn line_index(line: &[u8; 9]) -> usize {
+    line.iter().fold(0, |acc, &v| acc * 3 + v as usize)
+}
+
+/// The level of a line whose centre holds an own stone, memoised by the line's base-3 index.
+fn level_of(line: [u8; 9], memo: &mut [u8]) -> u8 {
+    let i = line_index(&line);
+    if memo[i] != u8::MAX {
+        return memo[i];
+    }
+    let level = if run_through_centre(&line) >= 5 {
+        F5
+    } else {
+        let mut fives = 0;
+        let mut best = DEAD;
+        for e in 0..9 {
+            if line[e] != E {
+                continue;
+            }
+            let mut next = line;
+            next[e] = X;
+            if run_through_centre(&next) >= 5 {
+                fives += 1;
+            } else {
+                // One stone short of the next stone's level: an open four's line is an open
+                // three here, a four's a closed three, and so on down to B1 (a one's is DEAD).
+                best = best.max(level_of(next, memo).saturating_sub(2));
+            }
+        }
+        match fives {
+            0 => best,
+            1 => B4,
+            _ => F4,
+        }
+    };
+    memo[i] = level;
+    level
+}
+
+/// The level of a colour's stone on an empty cell from its neighbours' key: 2 bits each, in
+/// the order of offsets -4, -3, -2, -1, +1, +2, +3, +4 (low bits first), 0 empty, 1 black,
+/// 2 white, 3 edge.
+fn levels_table() -> &'static [[u8; 1 << 16]; 2] {
+    static TABLE: OnceLock<Box<[[u8; 1 << 16]; 2]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut memo = vec![u8::MAX; 3usize.pow(9)];
+        let mut t = Box::new([[0u8; 1 << 16]; 2]);
+        for key in 0..1usize << 16 {
+            for colour in 0..2 {
+                let own = colour as u8 + 1;
+                let mut line = [E; 9];
+                for (idx, slot) in [0, 1, 2, 3, 5, 6, 7, 8].into_iter().enumerate() {
+                    let v = ((key >> (2 * idx)) & 3) as u8;
+                    line[slot] = if v == 0 {
+                        E
+                    } else if v == own {
+                        X
+                    } else {
+                        BLOCKED
+                    };
+                }
+                line[4] = X;
+                t[colour][key] = level_of(line, &mut memo);
+            }
+        }
+        t
+    })
+}
+
+/// The class of a cell from its 4 line levels of one colour.
+pub fn class_of(levels: [u8; 4]) -> u8 {
+    let mut n = [0u8; LEVELS];
+    for l in levels {
+        n[l as usize] += 1;
+    }
+    let (f5, f4, b4, f3) = (n[F5 as usize], n[F4 as usize], n[B4 as usize], n[F3 as usize]);
+    let twos = n[F2 as usize] + n[B3 as usize];
+    if f5 > 0 {
+        FIVE
+    } else if f4 > 0 || b4 >= 2 {
+        FLEX4
+    } else if b4 == 1 && f3 >= 1 {
+        FOUR_THREE
+    } else if f3 >= 2 {
+        DOUBLE_THREE
+    } else if b4 == 1 {
+        FOUR
+    } else if f3 == 1 {
+        THREE
+    } else if twos >= 2 {
+        TWO_TWO
+    } else if twos == 1 {
+        TWO
+    } else if levels.iter().any(|&l| l > DEAD) {
+        WEAK
+    } else {
+        NONE
+    }
+}
+
+/// For every cell, the cells whose keys a stone there changes: (cell, direction, bit shift).
+#[derive(Debug)]
+struct Touch {
+    cells: usize,
+    touch: Vec<Vec<(u16, u8, u8)>>,
+    /// Every cell's keys on the empty board (the edge's bits).
+    empty_keys: Vec<[u16; 4]>,
+}
+
+impl Touch {
+    fn build(rules: Rules) -> Touch {
+        let (w, h) = (rules.width as i32, rules.height as i32);
+        let inside = |x: i32, y: i32| (0..w).contains(&x) && (0..h).contains(&y);
+        let cells = (w * h) as usize;
+        let mut touch = vec![Vec::new(); cells];
+        let mut empty_keys = vec![[0u16; 4]; cells];
+        for y in 0..h {
+            for x in 0..w {
+                let p = (x + y * w) as usize;
+                for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                    for (idx, off) in [-4, -3, -2, -1, 1, 2, 3, 4].into_iter().enumerate() {
+                        let (qx, qy) = (x + dx * off, y + dy * off);
+                        if inside(qx, qy) {
+                            // p is at offset -off from q.
+                            let q = (qx + qy * w) as u16;
+                            let back = [-4, -3, -2, -1, 1, 2, 3, 4].iter().position(|&o| o == -off).unwrap();
+                            touch[p].push((q, d as u8, (2 * back) as u8));
+                        } else {
+                            empty_keys[p][d] |= 3 << (2 * idx);
+                        }
+                    }
+                }
+            }
+        }
+        Touch { cells, touch, empty_keys }
+    }
+
+    fn of(rules: Rules) -> &'static Touch {
+        static GO: OnceLock<Touch> = OnceLock::new();
+        assert_eq!(rules, Rules::GOMOKU, "cell patterns are Gomoku's");
+        GO.get_or_init(|| Touch::build(rules))
+    }
+}
+
+/// Every empty cell's levels by colour, the level counts and the class counts (the shape the
+/// tests compare).
+pub type Snapshot = (Vec<[[u8; 4]; 2]>, [[i32; LEVELS]; 2], [[i32; CLASSES]; 2]);
+
+/// The patterns of every cell of one position (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct CellPatterns {
+    touch: &'static Touch,
+    keys: Vec<[u16; 4]>,
+    /// 0 empty, 1 black, 2 white.
+    occ: Vec<u8>,
+    /// `levels[colour][cell]`, kept for empty cells.
+    levels: [Vec<[u8; 4]>; 2],
+    class: [Vec<u8>; 2],
+    /// (empty cell, direction) pairs at each level, by colour.
+    counts: [[i32; LEVELS]; 2],
+    /// Empty cells in each class, by colour.
+    class_counts: [[i32; CLASSES]; 2],
+}
+
+impl CellPatterns {
+    /// The empty board's patterns.
+    pub fn new(rules: Rules) -> CellPatterns {
+        let touch = Touch::of(rules);
+        let n = touch.cells;
+        let mut p = CellPatterns {
+            touch,
+            keys: touch.empty_keys.clone(),
+            occ: vec![0; n],
+            levels: [vec![[0; 4]; n], vec![[0; 4]; n]],
+            class: [vec![0; n], vec![0; n]],
+            counts: [[0; LEVELS]; 2],
+            class_counts: [[0; CLASSES]; 2],
+        };
+        for c in 0..n {
+            p.enter(c);
+        }
+        p
+    }
+
+    /// The patterns of a board's position.
+    pub fn of_board(board: &Board) -> CellPatterns {
+        let mut p = CellPatterns::new(board.rules());
+        for &c in board.history() {
+            p.add(c, board.stone(c).expect("history names occupied cells"));
+        }
+        p
+    }
+
+    /// Counts an empty cell's levels and classes in, from its keys.
+    #[inline]
+    fn enter(&mut self, c: usize) {
+        for (col, table) in levels_table().iter().enumerate() {
+            let mut l = [0u8; 4];
+            for d in 0..4 {
+                l[d] = table[self.keys[c][d] as usize];
+                self.counts[col][l[d] as usize] += 1;
+            }
+            self.levels[col][c] = l;
+            let k = class_of(l);
+            self.class[col][c] = k;
+            self.class_counts[col][k as usize] += 1;
+        }
+    }
+
+    /// Counts a cell that is about to be occupied out.
+    #[inline]
+    fn leave(&mut self, c: usize) {
+        for col in 0..2 {
+            for d in 0..4 {
+                self.counts[col][self.levels[col][c][d] as usize] -= 1;
+            }
+            self.class_counts[col][self.class[col][c] as usize] -= 1;
+        }
+    }
+
+    /// A stone of `colour` on the empty cell `c`.
+    #[inline]
+    pub fn add(&mut self, c: Cell, colour: Colour) {
+        let c = c as usize;
+        debug_assert_eq!(self.occ[c], 0);
+        self.leave(c);
+        let v = colour.index() as u16 + 1;
+        self.occ[c] = v as u8;
+        self.shift_keys(c, |key, bits| key + (v << bits));
+    }
+
+    /// The stone of `colour` on `c` taken away.
+    #[inline]
+    pub fn remove(&mut self, c: Cell, colour: Colour) {
+        let c = c as usize;
+        let v = colour.index() as u16 + 1;
+        debug_assert_eq!(self.occ[c], v as u8);
+        self.shift_keys(c, |key, bits| key - (v << bits));
+        self.occ[c] = 0;
+        self.enter(c);
+    }
+
+    #[inline]
+    fn shift_keys(&mut self, c: usize, change: impl Fn(u16, u8) -> u16) {
+        let table = levels_table();
+        for &(q, d, bits) in &self.touch.touch[c] {
+            let (q, d) = (q as usize, d as usize);
+            let key = change(self.keys[q][d], bits);
+            self.keys[q][d] = key;
+            if self.occ[q] != 0 {
+                continue;
+            }
+            for (col, table) in table.iter().enumerate() {
+                let old = self.levels[col][q][d];
+                let new = table[key as usize];
+                if old != new {
+                    self.counts[col][old as usize] -= 1;
+                    self.counts[col][new as usize] += 1;
+                    self.levels[col][q][d] = new;
+                    let k = class_of(self.levels[col][q]);
+                    let was = self.class[col][q];
+                    if k != was {
+                        self.class_counts[col][was as usize] -= 1;
+                        self.class_counts[col][k as usize] += 1;
+                        self.class[col][q] = k;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The levels of an empty cell's 4 lines for `colour`.
+    #[inline]
+    pub fn levels(&self, colour: Colour, c: Cell) -> [u8; 4] {
+        self.levels[colour.index()][c as usize]
+    }
+
+    /// The class of an empty cell for `colour`.
+    #[inline]
+    pub fn class(&self, colour: Colour, c: Cell) -> u8 {
+        self.class[colour.index()][c as usize]
+    }
+
+    /// (Empty cell, direction) pairs of `colour` at `level`.
+    #[inline]
+    pub fn count(&self, colour: Colour, level: u8) -> i32 {
+        self.counts[colour.index()][level as usize]
+    }
+
+    /// Empty cells of `colour` in `class`.
+    #[inline]
+    pub fn class_count(&self, colour: Colour, class: u8) -> i32 {
+        self.class_counts[colour.index()][class as usize]
+    }
+
+    /// Whether the cell is empty.
+    #[inline]
+    pub fn is_empty(&self, c: Cell) -> bool {
+        self.occ[c as usize] == 0
+    }
+
+    /// Cells on the board.
+    pub fn cells(&self) -> usize {
+        self.occ.len()
+    }
+
+    /// Everything recomputed from the board by reading each empty cell's 4 lines: levels,
+    /// classes and counts (the tests' oracle, independent of the keys).
+    pub fn recount(board: &Board) -> Snapshot {
+        let (w, h) = (board.width() as i32, board.height() as i32);
+        let table = levels_table();
+        let mut per_cell = vec![[[0u8; 4]; 2]; (w * h) as usize];
+        let mut counts = [[0; LEVELS]; 2];
+        let mut classes = [[0; CLASSES]; 2];
+        for y in 0..h {
+            for x in 0..w {
+                let c = board.cell(x as usize, y as usize);
+                if !board.is_empty_cell(c) {
+                    continue;
+                }
+                for (col, table) in table.iter().enumerate() {
+                    let mut l = [0u8; 4];
+                    for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                        let mut key = 0usize;
+                        for (idx, off) in [-4, -3, -2, -1, 1, 2, 3, 4].into_iter().enumerate() {
+                            let (qx, qy) = (x + dx * off, y + dy * off);
+                            let v = if (0..w).contains(&qx) && (0..h).contains(&qy) {
+                                match board.stone(board.cell(qx as usize, qy as usize)) {
+                                    None => 0,
+                                    Some(s) => s.index() + 1,
+                                }
+                            } else {
+                                3
+                            };
+                            key |= v << (2 * idx);
+                        }
+                        l[d] = table[key];
+                        counts[col][l[d] as usize] += 1;
+                    }
+                    per_cell[c as usize][col] = l;
+                    classes[col][class_of(l) as usize] += 1;
+                }
+            }
+        }
+        (per_cell, counts, classes)
+    }
+
+    /// The incremental state in the oracle's shape (for the tests).
+    pub fn snapshot(&self) -> Snapshot {
+        let per_cell = (0..self.cells())
+            .map(|c| if self.occ[c] == 0 { [self.levels[0][c], self.levels[1][c]] } else { [[0; 4]; 2] })
+            .collect();
+        (per_cell, self.counts, self.class_counts)
+    }
+}
+
+/// The level of a line given as text from one colour's view, centre included (for the tests):
+/// `x` own, `o` opponent, `|` edge, `.` empty; the centre (index 4) must be `.` and is where
+/// the stone goes.
+pub fn level_of_text(line: &str) -> u8 {
+    let cells: Vec<u8> = line.bytes().collect();
+    assert_eq!(cells.len(), 9, "{line}: 9 cells");
+    assert_eq!(cells[4], b'.', "{line}: the centre is empty");
+    let mut key = 0usize;
+    for (idx, slot) in [0, 1, 2, 3, 5, 6, 7, 8].into_iter().enumerate() {
+        let v = match cells[slot] {
+            b'.' => 0,
+            b'x' => 1,
+            b'o' => 2,
+            b'|' => 3,
+            other => panic!("{line}: cell {}", other as char),
+        };
+        key |= v << (2 * idx);
+    }
+    levels_table()[0][key]
+}
+
+#[cfg(test)]
+mod tests;
