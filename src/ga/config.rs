@@ -41,7 +41,7 @@ pub struct EvolveConfig {
     #[serde(default = "default_game")]
     pub game: String,
     /// The evaluation whose weights are tuned, one of the game's (connect6: roads or patterns;
-    /// gomoku: tuple6, roads or patterns; surakarta: features). Left out with `[outside]`.
+    /// gomoku: tuple6, roads, patterns or cells; surakarta: features). Left out with `[outside]`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub eval: String,
     #[serde(default)]

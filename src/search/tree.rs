@@ -64,6 +64,13 @@ pub trait TreeGame: Searchable {
         false
     }
 
+    /// Readies a position for this generator's searches before each search starts: a game
+    /// whose evaluation needs more kept with the position than its rules do asks for it here
+    /// (Gomoku's `cells` patterns), so that no other player pays for it. By default nothing.
+    fn prepare(gen: &Self::Gen, pos: &mut Self::Position) {
+        let _ = (gen, pos);
+    }
+
     /// The moves of the root, best first, and what is known before searching.
     fn root(gen: &mut Self::Gen, pos: &Self::Position, out: &mut Vec<MoveOf<Self>>) -> Root;
 
@@ -211,6 +218,7 @@ impl<G: Playouts, T: Tactics<G>> Searcher<G> for TreeSearch<G, T> {
 
     fn search(&mut self, pos: &mut G::Position, limits: &Limits) -> SearchResult<MoveOf<G>> {
         let start = Instant::now();
+        G::prepare(&self.gen, pos);
         self.clock.start(limits, start, self.settings.clock_nps);
         self.searches += 1;
         if super::pvs::planned_time(&self.settings, limits) && self.searches > 1 {

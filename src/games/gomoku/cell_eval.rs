@@ -115,6 +115,6 @@ impl CellEval {
 impl Evaluate<GomokuBoard> for CellEval {
     #[inline]
     fn evaluate(&self, pos: &GomokuBoard) -> i32 {
-        self.score(pos.cells(), pos.board().to_move())
+        self.score(&pos.cells(), pos.board().to_move())
     }
 }

@@ -4,9 +4,11 @@
 //! The game shares the Connect board, notation, threat roads and threat-space search (here:
 //! victory by continuous fours) with Connect6, and adds its own search by threats with threes
 //! ([`vct`]) at the root. Its own parts: the position keeps the 6-cell
-//! windows of the Gomoku blog's evaluation and every empty cell's line patterns
-//! ([`cells`]) incrementally ([`GomokuBoard`]), the default evaluation is that [`tuple6`]
-//! table (the `cells` evaluation, [`cell_eval`], prices the patterns and orders moves by them), the move generator answers the opponent's threes ([`movegen`]), and
+//! windows of the Gomoku blog's evaluation incrementally ([`GomokuBoard`]), and, for the
+//! `cells` evaluation only, every empty cell's line patterns ([`cells`]); the default
+//! evaluation is that [`tuple6`] table (the `cells` evaluation, [`cell_eval`], prices the
+//! patterns and orders moves by them), the move generator answers the opponent's threes
+//! ([`movegen`]), and
 //! the engine speaks Gomocup's `pbrain` protocol ([`pbrain`]).
 //!
 //! ```
@@ -50,35 +52,50 @@ use tuple6::{Tuple6Eval, WindowCounts, GOMOKU_TUPLE6};
 pub struct Gomoku;
 
 /// A Gomoku position: the board, and kept with it the codes of the Gomoku blog's 6-cell
-/// windows and every empty cell's line patterns.
+/// windows and, once a search with the `cells` evaluation asks for them
+/// ([`GomokuBoard::keep_cells`]), every empty cell's line patterns. Other evaluations never
+/// pay for the patterns: keeping them costs about as much per stone as everything else.
 #[derive(Clone, Debug)]
 pub struct GomokuBoard {
     board: Board,
     windows: WindowCounts,
-    cells: CellPatterns,
+    cells: Option<Box<CellPatterns>>,
 }
 
 impl GomokuBoard {
     /// The empty board.
     pub fn new() -> GomokuBoard {
-        GomokuBoard {
-            board: Board::new(Rules::GOMOKU),
-            windows: WindowCounts::new(Rules::GOMOKU),
-            cells: CellPatterns::new(Rules::GOMOKU),
-        }
+        GomokuBoard { board: Board::new(Rules::GOMOKU), windows: WindowCounts::new(Rules::GOMOKU), cells: None }
     }
 
     /// The position of a board.
     pub fn from_board(board: Board) -> GomokuBoard {
         assert_eq!(board.rules(), Rules::GOMOKU, "a Gomoku board");
         let windows = WindowCounts::of_board(&board);
-        let cells = CellPatterns::of_board(&board);
-        GomokuBoard { board, windows, cells }
+        GomokuBoard { board, windows, cells: None }
     }
 
-    /// The empty cells' line patterns.
-    pub fn cells(&self) -> &CellPatterns {
-        &self.cells
+    /// From now on keeps every empty cell's line patterns with the position (counted from the
+    /// board the first time).
+    pub fn keep_cells(&mut self) {
+        if self.cells.is_none() {
+            self.cells = Some(Box::new(CellPatterns::of_board(&self.board)));
+        }
+    }
+
+    /// The empty cells' line patterns, if the position keeps them.
+    #[inline]
+    pub fn kept_cells(&self) -> Option<&CellPatterns> {
+        self.cells.as_deref()
+    }
+
+    /// The empty cells' line patterns: the kept ones, or counted from the board now (a
+    /// position searched with the `cells` evaluation keeps them; others pay a count).
+    pub fn cells(&self) -> std::borrow::Cow<'_, CellPatterns> {
+        match &self.cells {
+            Some(p) => std::borrow::Cow::Borrowed(p),
+            None => std::borrow::Cow::Owned(CellPatterns::of_board(&self.board)),
+        }
     }
 
     /// The 6-cell windows' classes.
@@ -97,7 +114,9 @@ impl GomokuBoard {
         for &c in &self.board.history()[before..] {
             let colour = self.board.stone(c).expect("a placed stone");
             self.windows.add(c, colour);
-            self.cells.add(c, colour);
+            if let Some(p) = &mut self.cells {
+                p.add(c, colour);
+            }
         }
         Ok(())
     }
@@ -120,7 +139,9 @@ impl ConnectPosition for GomokuBoard {
         let colour = self.board.to_move();
         self.board.play(c);
         self.windows.add(c, colour);
-        self.cells.add(c, colour);
+        if let Some(p) = &mut self.cells {
+            p.add(c, colour);
+        }
     }
 
     #[inline]
@@ -128,7 +149,9 @@ impl ConnectPosition for GomokuBoard {
         let c = *self.board.history().last().expect("a stone to take back");
         let colour = self.board.stone(c).expect("an occupied cell");
         self.windows.remove(c, colour);
-        self.cells.remove(c, colour);
+        if let Some(p) = &mut self.cells {
+            p.remove(c, colour);
+        }
         self.board.undo();
     }
 }
@@ -354,6 +377,12 @@ impl TreeGame for Gomoku {
         }
     }
 
+    fn prepare(gen: &ConnectGen, pos: &mut GomokuBoard) {
+        if gen.cell_order > 0 {
+            pos.keep_cells();
+        }
+    }
+
     fn root(gen: &mut ConnectGen, pos: &GomokuBoard, out: &mut Vec<Move>) -> Root {
         if gen.cell_order > 0 {
             movegen::situation_root(movegen::generate_by_cells(gen, pos, i32::MAX, out))
@@ -499,7 +528,8 @@ mod tests {
         let mut gen = Gomoku.generator(&settings, &weights);
         assert_eq!(gen.cell_order, 12);
         let first = |gen: &mut ConnectGen, moves: &str| {
-            let pos = Gomoku.replay(&split_moves(moves)).unwrap();
+            let mut pos = Gomoku.replay(&split_moves(moves)).unwrap();
+            pos.keep_cells();
             let mut out = Vec::new();
             movegen::generate_by_cells(gen, &pos, 4, &mut out);
             Gomoku.format_move(&pos, out[0])
@@ -514,6 +544,29 @@ mod tests {
         let mut pos = Gomoku.replay(&split_moves(VCF)).unwrap();
         let r = e.search(&mut pos, &Limits::depth(5));
         assert!(r.score > MATE_BOUND, "{r:?}");
+    }
+
+    /// Only a search with the `cells` evaluation makes the position keep the patterns; the
+    /// patterns then follow the moves played, and the evaluation of a position that does not
+    /// keep them counts them from the board: the same score either way.
+    #[test]
+    fn only_the_cells_search_keeps_the_patterns() {
+        let moves = split_moves("h8 i9 i8 j8 g7 h9");
+        let mut pos = Gomoku.replay(&moves).unwrap();
+        assert!(pos.kept_cells().is_none());
+        let mut e = Engine::<Gomoku>::new(EngineSettings::default(), &GOMOKU_TUPLE6.defaults());
+        e.search(&mut pos, &Limits::depth(2));
+        assert!(pos.kept_cells().is_none(), "the default evaluation keeps no patterns");
+        let weights = GOMOKU_CELLS.defaults();
+        let mut e = Engine::<Gomoku>::new(EngineSettings::default(), &weights);
+        let r = e.search(&mut pos, &Limits::depth(2));
+        assert!(pos.kept_cells().is_some());
+        pos.play_checked(r.best.stones()).unwrap();
+        let fresh = GomokuBoard::from_board(pos.board().clone());
+        assert!(fresh.kept_cells().is_none());
+        assert_eq!(pos.kept_cells().unwrap().snapshot(), cells::CellPatterns::recount(pos.board()));
+        assert_eq!(e.evaluate(&pos), e.evaluate(&fresh));
+        assert_ne!(e.evaluate(&pos), 0);
     }
 
     #[test]

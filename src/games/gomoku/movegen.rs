@@ -153,7 +153,8 @@ pub fn cell_rank(p: &CellPatterns, me: Colour, c: Cell) -> i32 {
 /// can still be made (the centre on an empty board).
 pub fn generate_by_cells(gen: &mut ConnectGen, pos: &GomokuBoard, depth: i32, out: &mut Vec<Move>) -> Situation {
     let board = pos.board();
-    let p = pos.cells();
+    let cells = pos.cells();
+    let p: &CellPatterns = &cells;
     let me = board.to_move();
     let situation = gen.movegen.situation(board);
     if situation != Situation::Quiet || p.class_count(me.other(), cells::FLEX4) > 0 {

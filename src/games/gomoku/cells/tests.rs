@@ -1,7 +1,7 @@
 use super::*;
 use crate::core::game::{split_moves, Game};
 use crate::games::connect::game::ConnectPosition;
-use crate::games::gomoku::Gomoku;
+use crate::games::gomoku::{Gomoku, GomokuBoard};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -54,6 +54,7 @@ fn incremental_patterns_match_a_recount() {
     let mut rng = ChaCha8Rng::seed_from_u64(33);
     for _ in 0..20 {
         let mut pos = Gomoku.start();
+        pos.keep_cells();
         for step in 0..80 {
             let take = pos.board().stone_count() > 0 && rng.random_range(0..4) == 0;
             if take {
@@ -67,15 +68,22 @@ fn incremental_patterns_match_a_recount() {
                     pos.unplace();
                 }
             }
+            if step == 40 {
+                // Kept from here on, counted from the board first.
+                let mut fresh = GomokuBoard::from_board(pos.board().clone());
+                assert!(fresh.kept_cells().is_none());
+                fresh.keep_cells();
+                assert_eq!(fresh.kept_cells().unwrap().snapshot(), CellPatterns::recount(pos.board()));
+            }
             if step % 7 == 0 {
-                assert_eq!(pos.cells().snapshot(), CellPatterns::recount(pos.board()), "step {step}");
+                assert_eq!(pos.kept_cells().unwrap().snapshot(), CellPatterns::recount(pos.board()), "step {step}");
             }
         }
-        assert_eq!(pos.cells().snapshot(), CellPatterns::recount(pos.board()));
+        assert_eq!(pos.kept_cells().unwrap().snapshot(), CellPatterns::recount(pos.board()));
         while pos.board().stone_count() > 0 {
             pos.unplace();
         }
-        assert_eq!(pos.cells().snapshot(), CellPatterns::new(Rules::GOMOKU).snapshot());
+        assert_eq!(pos.kept_cells().unwrap().snapshot(), CellPatterns::new(Rules::GOMOKU).snapshot());
     }
 }
 
