@@ -6,13 +6,13 @@
 //! on the clock, also after a shard is killed half-way (`EVOTUNE_SHARD_CRASH`) and played
 //! again.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
 use common::cli::{s, BIN};
-use common::runs::{evotune, micro_config, run_result, RunResult};
+use common::runs::{evotune, micro_config, run_result, tiny_config, RunResult};
 
 /// The local run of the micro config (4 players, records on), `generations` long.
 fn local_run(dir: &Path, generations: u32) -> RunResult {
@@ -28,6 +28,118 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
 
 fn text(out: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+/// A run whose individuals are an outside engine, tests/fixtures/engines/dial.py told its
+/// values by a file (`[outside]`): the tiny config, 8 individuals drawn at random (about half
+/// of them crash at their first move), games cut at 12 turns, the engine's defaults as the
+/// anchor, records kept. Named `dial`.
+fn dial_config(dir: &Path, generations: u32) -> PathBuf {
+    let schema = dir.join("dial-schema.toml");
+    std::fs::write(
+        &schema,
+        "name = \"dial\"\ngame = \"connect6\"\n[[param]]\nname = \"seed\"\ndefault = 0\nmin = 0\nmax = 1000\n\
+         [[param]]\nname = \"crash\"\ndefault = 0\nmin = 0\nmax = 1\nstep = 1\n",
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(tiny_config(dir, generations))
+        .unwrap()
+        .replace("mode = \"defaults\"", "mode = \"random\"")
+        .replace("records = false", "records = true")
+        .replace("max_turns = 120", "max_turns = 12");
+    assert!(text.contains("max_turns = 12") && text.contains("mode = \"random\""), "{text}");
+    let mut table: toml::Table = text.parse().unwrap();
+    table.remove("eval").expect("the config names its evaluation");
+    table.insert("name".into(), "dial".into());
+    let outside = format!(
+        "command = \"python3 tests/fixtures/engines/dial.py --weights {{weights}}\"\nformat = \"lines\"\nschema = {}\n",
+        toml::Value::String(s(&schema).into())
+    );
+    table.insert("outside".into(), toml::Value::Table(outside.parse().unwrap()));
+    let path = dir.join("dial.toml");
+    std::fs::write(&path, toml::to_string(&table).unwrap()).unwrap();
+    path
+}
+
+/// The processes listed in `pids` (dial.py's `DIAL_PIDS`, one id a line) that still run
+/// dial.py: not gone, not a zombie, and not a number taken since by another program.
+fn still_running(pids: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(pids).unwrap_or_default();
+    text.lines()
+        .filter(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let command = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            !stat.is_empty() && !stat.contains(") Z ") && String::from_utf8_lossy(&command).contains("dial.py")
+        })
+        .map(String::from)
+        .collect()
+}
+
+/// How many processes `pids` lists.
+fn started(pids: &Path) -> usize {
+    std::fs::read_to_string(pids).unwrap_or_default().lines().count()
+}
+
+/// A run whose players are an outside engine's processes steals as any other: a shard alone
+/// plays its own games and takes every other shard's, three shards at once (one thread each,
+/// at most two processes each) share them out; the result is the local run's, and no engine
+/// process outlives the command that started it.
+#[test]
+fn outside_engine_shards_steal_give_the_local_result_and_leave_no_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dial_config(dir.path(), 2);
+    let pids = dir.path().join("pids");
+    let env = [("DIAL_PIDS", s(&pids))];
+    let checked = |args: &[&str], what: &str| {
+        let before = started(&pids);
+        let done = run(args, &env);
+        assert!(done.status.success(), "{what}: {}", text(&done));
+        assert!(started(&pids) > before, "{what} started no engine process");
+        assert_eq!(still_running(&pids), Vec::<String>::new(), "{what} left engine processes running");
+        String::from_utf8_lossy(&done.stdout).into_owned()
+    };
+    let local = dir.path().join("local");
+    checked(&["evolve", "--config", s(&config), "--out", s(&local), "--threads", "2", "--log"], "the local run");
+    let expected = run_result(&local, "dial");
+
+    let out = dir.path().join("hand");
+    let populations = out.join("populations/dial");
+    let pop = s(&populations);
+    evotune(&["cluster", "plan", "--config", s(&config), "--out", s(&out), "--shards", "3"]);
+    // Generation 1: shard 1 alone, on two threads, plays its games and steals the others'.
+    let one = checked(&["cluster", "play", "--run", pop, "--shard", "1/3", "--threads", "2"], "shard 1");
+    assert!(one.contains("(0 by other shards)") && !one.contains(" and 0 of other shards'"), "{one}");
+    for shard in ["2/3", "3/3"] {
+        let said =
+            String::from_utf8_lossy(&evotune(&["cluster", "play", "--run", pop, "--shard", shard]).stdout).into_owned();
+        assert!(said.starts_with("played 0 of the shard's"), "{said}");
+    }
+    let reduced = String::from_utf8_lossy(&evotune(&["cluster", "reduce", "--run", pop]).stdout).into_owned();
+    assert!(reduced.starts_with("planned generation 2: "), "{reduced}");
+    // Generation 2: the three shards at once.
+    let before = started(&pids);
+    let shards: Vec<_> = (1..=3)
+        .map(|i| {
+            Command::new(BIN)
+                .args(["cluster", "play", "--run", pop, "--shard", &format!("{i}/3")])
+                .args(["--threads", "1", "--engine-processes", "2"])
+                .envs(env.iter().copied())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for shard in shards {
+        let done = shard.wait_with_output().unwrap();
+        assert!(done.status.success(), "{}", text(&done));
+    }
+    assert!(started(&pids) > before);
+    assert_eq!(still_running(&pids), Vec::<String>::new(), "the shards left engine processes running");
+    // The play-off and validation play the engine too.
+    let champion = checked(&["cluster", "reduce", "--run", pop], "the last reduce");
+    assert!(champion.starts_with("champion "), "{champion}");
+    assert_eq!(run_result(&out, "dial"), expected);
 }
 
 #[test]

@@ -53,6 +53,8 @@ pub struct ShardCommand {
     pub program: PathBuf,
     /// Threads of each shard (None: all the cores it is given).
     pub threads: Option<usize>,
+    /// The most processes of a tuned outside engine a shard keeps (None: its default).
+    pub engine_processes: Option<u32>,
 }
 
 impl ShardCommand {
@@ -70,6 +72,9 @@ impl ShardCommand {
         ];
         if let Some(t) = self.threads {
             args.extend(["--threads".into(), t.to_string()]);
+        }
+        if let Some(n) = self.engine_processes {
+            args.extend(["--engine-processes".into(), n.to_string()]);
         }
         args
     }

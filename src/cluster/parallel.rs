@@ -162,7 +162,7 @@ mod tests {
     fn hosts_are_checked_and_shards_passed_as_arguments() {
         let dir = tempfile::tempdir().unwrap();
         let hosts = dir.path().join("hosts");
-        let shard = ShardCommand { program: "/bin/evotune".into(), threads: None };
+        let shard = ShardCommand { program: "/bin/evotune".into(), threads: None, engine_processes: Some(6) };
         std::fs::write(&hosts, "# none yet\n\n").unwrap();
         let e = format!("{:#}", Parallel::new(shard.clone(), hosts.clone()).unwrap_err());
         assert!(e.contains("no host in it"), "{e}");
@@ -176,6 +176,11 @@ mod tests {
         let plan = Plan::new(&config, &ev.schedule(&ev.initial_state().unwrap()), &suite, 4);
         let args = p.args(&plan, Path::new("/runs/populations/q"), Path::new("/l"), Path::new("/j"), &[2, 4]).join(" ");
         assert!(args.starts_with("--sshloginfile /l --jobs 100% --joblog /j"), "{args}");
-        assert!(args.ends_with("/bin/evotune cluster play --run /runs/populations/q --shard {}/4 ::: 2 4"), "{args}");
+        assert!(
+            args.ends_with(
+                "/bin/evotune cluster play --run /runs/populations/q --shard {}/4 --engine-processes 6 ::: 2 4"
+            ),
+            "{args}"
+        );
     }
 }

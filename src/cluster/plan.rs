@@ -283,18 +283,19 @@ pub fn play_shard(
         .collect();
     let start = Instant::now();
     let games_of: Vec<Vec<usize>> = (1..=plan.shards).map(|s| plan.games_of(s).collect()).collect();
-    // Outside engines' processes are reused along a shard's games (`play_games`): those
-    // plans are played without stealing, each shard its own games in one batch.
-    let outside = players.iter().any(|p| p.outside.is_some());
-    let attempt = Attempt::new(plan, &hash, dir, shard, !outside);
+    // A shard may play any individual's games (its own, then stolen ones): a tuned outside
+    // engine keeps a process for each of the plan's individuals, as the one-machine run
+    // does, unless the shard capped it (`cluster play --engine-processes`). Processes start
+    // when a game first needs them, whichever thread plays it, and end with the lineup.
+    if let Some(engine) = lineup.tuned() {
+        let tuned = players.iter().filter(|p| p.outside.as_ref().is_some_and(|e| std::sync::Arc::ptr_eq(e, engine)));
+        engine.expect_players(tuned.map(|p| p.weights.values()).collect::<std::collections::BTreeSet<_>>().len());
+    }
+    let attempt = Attempt::new(plan, &hash, dir, shard);
     let crash = crash_test_marker(dir, shard).map(|marker| (mine.len() / 2, marker));
     let mut tally = Tally::default();
     for round in 0..2 {
-        let t = if outside {
-            attempt.run_own_batch(referee, &jobs, &mine, progress, crash.clone())?
-        } else {
-            attempt.run(referee, &jobs, &games_of, progress, crash.clone())?
-        };
+        let t = attempt.run(referee, &jobs, &games_of, progress, crash.clone())?;
         tally = Tally { own: tally.own + t.own, stolen: tally.stolen + t.stolen };
         if let Some((_, marker)) = &crash {
             // Its games were played elsewhere before it reached half of them: it still dies
@@ -653,7 +654,7 @@ mod tests {
         let mut file: serde_json::Value = serde_json::from_str(verify_checksum(&text).unwrap()).unwrap();
         file["record"]["result"] = if file["record"]["result"] == "first" { "second" } else { "first" }.into();
         std::fs::write(&path, with_checksum(file.to_string())).unwrap();
-        let e = crate::cluster::steal::Attempt::new(&plan, &hash, dir.path(), 1, true)
+        let e = crate::cluster::steal::Attempt::new(&plan, &hash, dir.path(), 1)
             .write_for_test(one[0], local[one[0]].clone())
             .unwrap_err();
         assert!(format!("{e:#}").contains("played twice gave two records"), "{e:#}");

@@ -165,7 +165,7 @@ mod tests {
         let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
         let plan = Plan::new(&config, &ev.schedule(&ev.initial_state().unwrap()), &suite, 6);
         let slurm = Slurm {
-            shard: ShardCommand { program: "/shared/bin/evotune".into(), threads: Some(4) },
+            shard: ShardCommand { program: "/shared/bin/evotune".into(), threads: Some(4), engine_processes: None },
             partition: Some("short".into()),
             sbatch_args: vec![],
         };

@@ -181,9 +181,6 @@ pub struct Attempt<'a> {
     me: Holder,
     /// Claims this attempt holds (refreshed by the heartbeat).
     held: Mutex<BTreeSet<usize>>,
-    /// Whether it takes other shards' games (not with outside engines, whose processes a
-    /// shard reuses game after game).
-    steal: bool,
     /// The lease after which a claim is stale.
     pub lease: Duration,
 }
@@ -209,7 +206,7 @@ pub fn hostname() -> String {
 }
 
 impl<'a> Attempt<'a> {
-    pub fn new(plan: &'a Plan, hash: &'a str, dir: &'a Path, shard: usize, steal: bool) -> Attempt<'a> {
+    pub fn new(plan: &'a Plan, hash: &'a str, dir: &'a Path, shard: usize) -> Attempt<'a> {
         let since = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default();
         let pid = std::process::id();
         // Unique among attempts: the process and the nanosecond it started this one.
@@ -221,7 +218,6 @@ impl<'a> Attempt<'a> {
             shard,
             me: Holder { shard, host: hostname(), pid, token },
             held: Mutex::new(BTreeSet::new()),
-            steal,
             lease: LEASE,
         }
     }
@@ -304,11 +300,9 @@ impl<'a> Attempt<'a> {
             }
             q.elsewhere.push(k);
         }
-        if self.steal {
-            while let Some(k) = q.order.next_stolen() {
-                if !self.has_record(k) && self.claim(k)? {
-                    return Ok(Next::Play(k));
-                }
+        while let Some(k) = q.order.next_stolen() {
+            if !self.has_record(k) && self.claim(k)? {
+                return Ok(Next::Play(k));
             }
         }
         let waiting = std::mem::take(&mut q.elsewhere);
@@ -482,8 +476,8 @@ impl<'a> Attempt<'a> {
             }
         };
         let playing = AtomicBool::new(true);
-        // Class times are worth sharing only between shards that take each other's games.
-        let share = self.steal && games_of.len() > 1;
+        // Class times are worth sharing only between shards.
+        let share = games_of.len() > 1;
         let classes = self.plan.classes.iter().collect::<BTreeSet<_>>().len();
         let own_times = || queue.lock().unwrap_or_else(|e| e.into_inner()).order.own_times().to_vec();
         if share {
@@ -549,49 +543,6 @@ impl<'a> Attempt<'a> {
             bail!("{} game records removed, to be played again:\n  {}", bad.len(), bad.join("\n  "));
         }
         Ok((records, played_by))
-    }
-}
-
-impl Attempt<'_> {
-    /// The shard's own games that have no record, in one batch on the pool's threads
-    /// (`play_games`, which reuses outside engines' processes), each written as it ends;
-    /// nothing is claimed or stolen.
-    pub fn run_own_batch(
-        &self,
-        referee: &dyn Referee,
-        jobs: &[GameJob],
-        mine: &[usize],
-        progress: &Progress,
-        crash_after: Option<(usize, PathBuf)>,
-    ) -> Result<Tally> {
-        let mut todo: Vec<usize> = mine.iter().copied().filter(|&k| !self.has_record(k)).collect();
-        if let Some((after, marker)) = &crash_after {
-            todo.truncate(*after);
-            let batch: Vec<GameJob> = todo.iter().map(|&k| jobs[k]).collect();
-            let records = crate::arena::game::play_games(referee, &batch, progress);
-            for (&k, r) in todo.iter().zip(records) {
-                self.write(k, r, 0.0, 0.0)?;
-            }
-            let _ = std::fs::write(marker, b"crashed once\n");
-            eprintln!(
-                "{}: shard {} aborts after {after} of its {} games",
-                crate::cluster::plan::SHARD_CRASH_VAR,
-                self.shard,
-                mine.len()
-            );
-            std::process::abort();
-        }
-        let batch: Vec<GameJob> = todo.iter().map(|&k| jobs[k]).collect();
-        let failed: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-        crate::arena::game::play_games_with(referee, &batch, progress, &|i, r| {
-            if let Err(e) = self.write(todo[i], r.clone(), 0.0, 0.0) {
-                failed.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
-            }
-        });
-        if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(e);
-        }
-        Ok(Tally { own: todo.len(), stolen: 0 })
     }
 }
 

@@ -83,6 +83,13 @@ pub struct ClusterPlayArgs {
     /// must fit in the memory available, checked before any game).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// When the individuals are an outside engine (`[outside]`): the most of its processes
+    /// kept alive at once (default: one per individual of the plan plus one per thread, as
+    /// one machine keeps, so that no individual's process is started twice). Lower it when
+    /// the node's memory holds fewer: an individual whose process was ended starts another
+    /// for its next game. Games in play each hold theirs whatever the cap.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub engine_processes: Option<u32>,
 }
 
 #[derive(Args, Debug)]
@@ -190,6 +197,9 @@ fn play(args: &ClusterPlayArgs) -> Result<()> {
     let config = plan.run_config()?;
     let referee = EngineReferee { game: config.game()?, settings: config.games };
     let lineup = shard_lineup(&config)?;
+    if let (Some(engine), Some(n)) = (lineup.tuned(), args.engine_processes) {
+        engine.cap(n as usize);
+    }
     let pool = thread_pool(args.threads)?;
     check_table_memory(pool.current_num_threads(), &[&config.engine], CONFIG_TT_MIB)?;
     // Its own games, then other shards' (stolen): at most the generation's.

@@ -77,6 +77,11 @@ pub struct EvolveArgs {
     /// at this path on every machine.
     #[arg(long, value_name = "PATH")]
     pub evotune: Option<PathBuf>,
+    /// slurm / parallel, when the individuals are an outside engine (`[outside]`): the most of
+    /// its processes a shard keeps alive (`cluster play --engine-processes`; default: one per
+    /// individual plus one per thread, as one machine keeps).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub engine_processes: Option<u32>,
 }
 
 /// Shards of a generation under SLURM when `--shards` is not given.
@@ -150,13 +155,16 @@ fn backend(args: &EvolveArgs) -> Result<Option<(Box<dyn Backend>, usize)>> {
         bail!("--hosts is an option of --executor parallel");
     }
     if args.executor == ExecutorKind::Local {
+        if args.engine_processes.is_some() {
+            bail!("--engine-processes is an option of --executor slurm or parallel (a shard's processes)");
+        }
         return Ok(None);
     }
     let program = match &args.evotune {
         Some(p) => absolute(p)?,
         None => std::env::current_exe().context("cannot find this program's path; give --evotune PATH")?,
     };
-    let shard = ShardCommand { program, threads: args.run.threads };
+    let shard = ShardCommand { program, threads: args.run.threads, engine_processes: args.engine_processes };
     Ok(Some(match args.executor {
         ExecutorKind::Slurm => (
             Box::new(Slurm { shard, partition: args.partition.clone(), sbatch_args: args.sbatch_arg.clone() }),

@@ -13,10 +13,13 @@
 //! that an individual's processes are reused from game to game. A process for other values
 //! is started when none waits, and the oldest waiting processes end to keep at most one per
 //! individual of the games being played plus one per worker thread alive (at least two per
-//! thread); when the values reach the engine by protocol lines alone, a waiting process is
-//! told every value of the new individual instead of being started again. The order the
+//! thread; fewer when capped, [`OutsideEngine::cap`]); when the values reach the engine by
+//! protocol lines alone, a waiting process is told every value of the new individual instead
+//! of being started again. The order the
 //! games are played in ([`crate::arena::game::play_games`]) keeps an individual's games on
-//! one thread, one after another.
+//! one thread, one after another; a cluster's shard plays them in its own order
+//! ([`crate::cluster::steal`]) and finds an individual's process waiting in the pool
+//! whichever thread ends up with its next game.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -81,6 +84,9 @@ pub struct OutsideEngine {
     told: Mutex<HashMap<u32, Told>>,
     /// How many individuals the games being played have ([`OutsideEngine::expect_players`]).
     players: AtomicUsize,
+    /// The most live processes of a tuned engine, when capped ([`OutsideEngine::cap`]; 0:
+    /// not capped).
+    cap: AtomicUsize,
     started: AtomicU64,
     crashed: AtomicU64,
     killed: AtomicU64,
@@ -150,6 +156,7 @@ impl OutsideEngine {
             idle: Mutex::new(Vec::new()),
             told: Mutex::new(HashMap::new()),
             players: AtomicUsize::new(0),
+            cap: AtomicUsize::new(0),
             started: AtomicU64::new(0),
             crashed: AtomicU64::new(0),
             killed: AtomicU64::new(0),
@@ -281,12 +288,25 @@ impl OutsideEngine {
         self.players.store(players, Ordering::Relaxed);
     }
 
+    /// Caps the processes of a tuned engine alive at once at `most` (a shard's
+    /// `--engine-processes`, for a machine whose memory holds fewer than one process per
+    /// individual): waiting processes are ended to keep to it, so that an individual whose
+    /// process was ended starts another for its next game. Processes in a game are never
+    /// ended: games played at once need one each, however low the cap.
+    pub fn cap(&self, most: usize) {
+        self.cap.store(most, Ordering::Relaxed);
+    }
+
     /// The most processes of a tuned engine alive at once: one per individual of the games
     /// being played plus one per worker thread (an individual in games on two threads at
-    /// once needs two), and never fewer than two per thread.
+    /// once needs two), and never fewer than two per thread; at most the cap, if one is set.
     fn bound(&self) -> usize {
         let threads = rayon::current_num_threads().max(1);
-        (self.players.load(Ordering::Relaxed) + threads).max(2 * threads)
+        let bound = (self.players.load(Ordering::Relaxed) + threads).max(2 * threads);
+        match self.cap.load(Ordering::Relaxed) {
+            0 => bound,
+            cap => bound.min(cap),
+        }
     }
 
     /// The processes of a tuned engine alive now, waiting or in a game.
