@@ -53,11 +53,14 @@ pub struct ScalingArgs {
     pub shard_threads: usize,
     /// With --shards: seconds from a machine taking a shard to the shard's first game (the
     /// process's start, reading the plan, building the players, and writing its file at the
-    /// end). Not yet measured on real runs: docs/performance.md has the whole-run overhead seen here.
+    /// end). Measured with `--executor parallel` on one machine: 0.13 (docs/performance.md);
+    /// 0 leaves it out.
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     pub shard_start: f64,
     /// With --shards: seconds added to each generation with every core idle (writing the
-    /// plan, starting the shards, seeing them end, gathering and checking their files).
+    /// plan, starting the shards, seeing them end, gathering and checking their files,
+    /// removing the generation's work folder). Measured with `--executor parallel` on one
+    /// machine: 1.3 (docs/performance.md); a batch system's queue adds its own.
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     pub generation_start: f64,
 }
