@@ -105,6 +105,7 @@ pub fn run(args: &EvolveArgs) -> Result<()> {
                 shards: *shards,
                 retries: args.retries,
                 poll: Duration::from_secs_f64(args.poll_seconds.clamp(0.05, 3600.0)),
+                removing: Default::default(),
             };
             (&sharded, shards * args.run.threads.unwrap_or(1))
         }

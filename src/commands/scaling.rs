@@ -59,8 +59,8 @@ pub struct ScalingArgs {
     pub shard_start: f64,
     /// With --shards: seconds added to each generation with every core idle (writing the
     /// plan, starting the shards, seeing them end, gathering and checking their files,
-    /// removing the generation's work folder). Measured with `--executor parallel` on one
-    /// machine: 1.3 (docs/performance.md); a batch system's queue adds its own.
+    /// moving the generation's work folder aside). Measured with `--executor parallel` on
+    /// one machine: 0.5 (docs/performance.md); a batch system's queue adds its own.
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     pub generation_start: f64,
 }
