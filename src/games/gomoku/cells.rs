@@ -177,6 +177,28 @@ pub fn class_of(levels: [u8; 4]) -> u8 {
     }
 }
 
+/// The classes of every 4 line levels packed 4 bits each ([`pack`]): [`class_of`] once for
+/// each, so that a level's change costs one lookup.
+fn classes_table() -> &'static [u8; 1 << 16] {
+    static TABLE: OnceLock<Box<[u8; 1 << 16]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([NONE; 1 << 16]);
+        for (key, class) in t.iter_mut().enumerate() {
+            let l = [0, 1, 2, 3].map(|d| ((key >> (4 * d)) & 15) as u8);
+            if l.iter().all(|&v| (v as usize) < LEVELS) {
+                *class = class_of(l);
+            }
+        }
+        t
+    })
+}
+
+/// 4 line levels packed 4 bits each, the first lowest.
+#[inline]
+fn pack(l: [u8; 4]) -> usize {
+    l[0] as usize | (l[1] as usize) << 4 | (l[2] as usize) << 8 | (l[3] as usize) << 12
+}
+
 /// For every cell, the cells whose keys a stone there changes: (cell, direction, bit shift).
 #[derive(Debug)]
 struct Touch {
@@ -322,6 +344,7 @@ impl CellPatterns {
     #[inline]
     fn shift_keys(&mut self, c: usize, change: impl Fn(u16, u8) -> u16) {
         let table = levels_table();
+        let classes = classes_table();
         for &(q, d, bits) in &self.touch.touch[c] {
             let (q, d) = (q as usize, d as usize);
             let key = change(self.keys[q][d], bits);
@@ -336,7 +359,7 @@ impl CellPatterns {
                     self.counts[col][old as usize] -= 1;
                     self.counts[col][new as usize] += 1;
                     self.levels[col][q][d] = new;
-                    let k = class_of(self.levels[col][q]);
+                    let k = classes[pack(self.levels[col][q])];
                     let was = self.class[col][q];
                     if k != was {
                         self.class_counts[col][was as usize] -= 1;

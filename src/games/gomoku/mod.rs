@@ -196,7 +196,7 @@ impl Position for GomokuBoard {
 }
 
 /// Gomoku's evaluations, the default first.
-pub static GOMOKU_EVALUATIONS: [Evaluation; 4] = [
+pub static GOMOKU_EVALUATIONS: [Evaluation; 5] = [
     Evaluation {
         name: "tuple6",
         schema: &GOMOKU_TUPLE6,
@@ -216,7 +216,18 @@ pub static GOMOKU_EVALUATIONS: [Evaluation; 4] = [
         doc: "line patterns of every empty cell (Gomocup-style), incremental; moves chosen and ordered by them",
         tunable: true,
     },
+    Evaluation {
+        name: "tuple6-cells",
+        schema: &GOMOKU_TUPLE6,
+        doc: "the tuple6 table's evaluation with the cells evaluation's moves (chosen and ordered by the patterns)",
+        tunable: false,
+    },
 ];
+
+/// Whether a player with this evaluation chooses and orders its moves by the cell patterns.
+pub fn orders_by_cells(eval: &str) -> bool {
+    matches!(eval, "cells" | "tuple6-cells")
+}
 
 impl ConnectGame for Gomoku {
     const RULES: Rules = Rules::GOMOKU;
@@ -299,6 +310,42 @@ impl Tactics<Gomoku> for GomokuThreats {
         pos: &mut GomokuBoard,
         settings: &EngineSettings,
     ) -> Option<(Move, i32)> {
+        without_cells(pos, |pos| Self::prove_win_by_threats(gen, clock, pos, settings))
+    }
+
+    fn has_proven_win(
+        gen: &mut ConnectGen,
+        clock: &mut Clock,
+        pos: &mut GomokuBoard,
+        settings: &EngineSettings,
+    ) -> bool {
+        // Continuous fours only: the root's checks of every move against the opponent's
+        // threats run within budgets sized for them.
+        without_cells(pos, |pos| <ThreatSpace as Tactics<Gomoku>>::has_proven_win(gen, clock, pos, settings))
+    }
+}
+
+/// Runs a threat search on the position without its kept cell patterns: the searches by
+/// fours and threes read the board's threats only, and they leave the position as they found
+/// it, so the patterns need not follow their stones (they cost about a third of a `cells`
+/// player's root searches by threats, `evotune bench --game gomoku --eval cells` under
+/// callgrind).
+fn without_cells<R>(pos: &mut GomokuBoard, search: impl FnOnce(&mut GomokuBoard) -> R) -> R {
+    let kept = pos.cells.take();
+    let stones = pos.board.stone_count();
+    let r = search(pos);
+    debug_assert_eq!(pos.board.stone_count(), stones, "a threat search leaves the position as it was");
+    pos.cells = kept;
+    r
+}
+
+impl GomokuThreats {
+    fn prove_win_by_threats(
+        gen: &mut ConnectGen,
+        clock: &mut Clock,
+        pos: &mut GomokuBoard,
+        settings: &EngineSettings,
+    ) -> Option<(Move, i32)> {
         if let Some(win) = <ThreatSpace as Tactics<Gomoku>>::prove_win(gen, clock, pos, settings) {
             return Some(win);
         }
@@ -310,17 +357,6 @@ impl Tactics<Gomoku> for GomokuThreats {
         vct::vct(gen, clock, pos, VCT_DEPTH.min(settings.vcdt_depth), VCT_ROOT_NODES)
             .map(|(m, attacks)| (m, MATE - (4 * attacks as i32 + 1)))
     }
-
-    fn has_proven_win(
-        gen: &mut ConnectGen,
-        clock: &mut Clock,
-        pos: &mut GomokuBoard,
-        settings: &EngineSettings,
-    ) -> bool {
-        // Continuous fours only: the root's checks of every move against the opponent's
-        // threats run within budgets sized for them.
-        <ThreatSpace as Tactics<Gomoku>>::has_proven_win(gen, clock, pos, settings)
-    }
 }
 
 impl Searchable for Gomoku {
@@ -330,7 +366,7 @@ impl Searchable for Gomoku {
     fn evaluator(&self, eval: &str, weights: &Weights) -> GomokuEval {
         assert_eq!(weights.schema().game, Self::NAME, "a table of another game");
         match eval {
-            "tuple6" => GomokuEval::Tuple6(Tuple6Eval::new(weights)),
+            "tuple6" | "tuple6-cells" => GomokuEval::Tuple6(Tuple6Eval::new(weights)),
             "cells" => GomokuEval::Cells(CellEval::new(weights)),
             other => GomokuEval::Board(Evaluator::new(other, weights)),
         }
@@ -342,7 +378,7 @@ impl TreeGame for Gomoku {
 
     fn generator(&self, settings: &EngineSettings, weights: &Weights) -> ConnectGen {
         let mut gen = ConnectGen::new(Rules::GOMOKU, settings, weights);
-        if weights.schema().eval == "cells" {
+        if orders_by_cells(settings.eval.as_deref().unwrap_or(weights.schema().eval)) {
             let config = crate::games::connect::movegen::MoveGenConfig {
                 singles: settings.singles,
                 seconds: settings.seconds,
@@ -544,6 +580,23 @@ mod tests {
         let mut pos = Gomoku.replay(&split_moves(VCF)).unwrap();
         let r = e.search(&mut pos, &Limits::depth(5));
         assert!(r.score > MATE_BOUND, "{r:?}");
+    }
+
+    /// `tuple6-cells` plays the 6-tuple table with the `cells` move order: the same score as
+    /// `tuple6`, the moves of the cells' order, and it blocks a four.
+    #[test]
+    fn tuple6_cells_evaluates_by_the_table_and_moves_by_the_cells() {
+        let weights = GOMOKU_TUPLE6.defaults();
+        let settings = EngineSettings { eval: Some("tuple6-cells".into()), ..EngineSettings::default() };
+        assert_eq!(Gomoku.generator(&settings, &weights).cell_order, 12);
+        assert_eq!(Gomoku.generator(&EngineSettings::default(), &weights).cell_order, 0);
+        let mut e = Engine::<Gomoku>::new(settings, &weights);
+        let plain = Engine::<Gomoku>::new(EngineSettings::default(), &weights);
+        let mut pos = Gomoku.replay(&split_moves(&format!("{VCF} l8"))).unwrap();
+        assert_eq!(e.evaluate(&pos), plain.evaluate(&pos));
+        let best = e.search(&mut pos, &Limits::depth(3)).best;
+        assert!(pos.kept_cells().is_some());
+        assert_eq!(Gomoku.format_move(&pos, best), "m8");
     }
 
     /// Only a search with the `cells` evaluation makes the position keep the patterns; the
