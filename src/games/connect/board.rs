@@ -246,6 +246,12 @@ impl Board {
         self.counts[r]
     }
 
+    /// Every road's [`road_state`](Self::road_state), by road: for scans over many roads.
+    #[inline]
+    pub fn road_states(&self) -> &[u8] {
+        &self.counts
+    }
+
     /// Number of threat roads of c: roads c completes within one turn of p stones.
     #[inline]
     pub fn threat_count(&self, c: Colour) -> u32 {

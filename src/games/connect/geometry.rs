@@ -243,6 +243,13 @@ impl Geometry {
         &self.lines[c as usize]
     }
 
+    /// The colour of the n-th stone (0-based) of a game (as [`Board::colour_of_stone`], by
+    /// the table).
+    #[inline]
+    pub fn colour_of(&self, n: usize) -> Colour {
+        self.turns[n].0
+    }
+
     /// The column and row of cell c (as `Board::xy`, without a division).
     #[inline]
     pub fn coords(&self, c: Cell) -> [u8; 2] {

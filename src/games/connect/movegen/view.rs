@@ -9,7 +9,7 @@
 //! board's stones with the ones the view last saw; in a depth-first search the two differ by
 //! the few stones of the last moves, and only roads through those stones can have changed.
 
-use crate::games::connect::board::{set_bits, Board, Cell, Colour, LineThrough, MAX_K};
+use crate::games::connect::board::{set_bits, Board, Cell, Colour, Geometry, LineThrough, MAX_K};
 
 /// Slots of a cell's road-class histogram: `CLASS_HALF` per colour.
 pub const ROAD_CLASSES: usize = 2 * CLASS_HALF;
@@ -77,27 +77,47 @@ impl BoardView {
             return;
         }
         let geo = board.geometry();
-        for &c in &self.stones[same..] {
+        // The indexing below is unchecked: every index comes from the geometry (its cells,
+        // its roads), and the view's lists are as long as the geometry has cells and roads
+        // (checked here once, so that a board of other rules cannot reach past them).
+        assert!(
+            self.classes.len() == board.rules().cells()
+                && self.near.len() == board.rules().cells()
+                && self.counts.len() == geo.road_count(),
+            "a board view synced with a board of other rules"
+        );
+        // A stone taken back and placed again in the same colour (siblings' moves share it:
+        // pairs are in cell order) changes neither a road nor a neighbourhood: only the
+        // stones that changed a cell's content are caught up with.
+        // (The list is taken out for the loops rather than borrowed, which would hold the
+        // whole view.)
+        let mut stones = std::mem::take(&mut self.stones);
+        let (gone, new) = changed_stones(geo, &stones, now, same);
+        for &c in gone.stones() {
             for &n in &geo.near_cells[c as usize] {
                 let n = n as usize;
-                self.near[n] -= 1;
-                if self.near[n] == 0 {
-                    self.near_set[n / 64] &= !(1 << (n % 64));
+                // SAFETY: n is a cell of the geometry (see above).
+                let near = unsafe { self.near.get_unchecked_mut(n) };
+                *near -= 1;
+                if *near == 0 {
+                    // SAFETY: near_set has a bit for every cell (n / 64 < cells.div_ceil(64)).
+                    unsafe { *self.near_set.get_unchecked_mut(n / 64) &= !(1 << (n % 64)) };
                 }
             }
         }
-        for &c in &now[same..] {
+        for &c in new.stones() {
             for &n in &geo.near_cells[c as usize] {
                 let n = n as usize;
-                self.near[n] += 1;
-                self.near_set[n / 64] |= 1 << (n % 64);
+                // SAFETY: as above.
+                unsafe {
+                    *self.near.get_unchecked_mut(n) += 1;
+                    *self.near_set.get_unchecked_mut(n / 64) |= 1 << (n % 64);
+                }
             }
         }
         // Every road whose counts changed passes through a stone taken back or placed; the
-        // first such stone's line that reaches it updates it. (The list is taken out for the
-        // loop rather than split, which would allocate at every node.)
-        let mut stones = std::mem::take(&mut self.stones);
-        for &c in stones[same..].iter().chain(&now[same..]) {
+        // first such stone's line that reaches it updates it.
+        for &c in gone.stones().iter().chain(new.stones()) {
             for line in geo.lines_through(c) {
                 self.sync_line(board, line);
             }
@@ -109,18 +129,25 @@ impl BoardView {
 
     /// Updates the roads of one line through a changed stone, and the histograms of the
     /// line's cells, each written once: cell i of the line is in roads i - k + 1 ..= i, a
-    /// window of the roads' changes sliding along it.
+    /// window of the roads' changes sliding along it. The line's roads and cells are the
+    /// geometry's, whose counts [`sync`](Self::sync) checked against the view's lists.
+    #[inline]
     fn sync_line(&mut self, board: &Board, line: &LineThrough) {
         let mut change = [0 as RoadClasses; MAX_K];
         let mut any = 0;
+        let states = board.road_states();
+        debug_assert_eq!(states.len(), self.counts.len());
         for (d, &r) in change.iter_mut().zip(line.roads()) {
             let r = r as usize;
-            let (was, is) = (self.counts[r], board.road_state(r));
-            if was != is {
+            debug_assert!(r < self.counts.len());
+            // SAFETY: r is a road of the geometry, below its road count, the length of both
+            // lists (see `sync`).
+            let (was, is) = unsafe { (self.counts.get_unchecked_mut(r), *states.get_unchecked(r)) };
+            if *was != is {
                 let bits = |n: u8| self.class_bits[n as usize];
-                *d = bits(is).wrapping_sub(bits(was));
+                *d = bits(is).wrapping_sub(bits(*was));
                 any |= *d;
-                self.counts[r] = is;
+                *was = is;
             }
         }
         if any == 0 {
@@ -131,21 +158,24 @@ impl BoardView {
         // loops without a test at each cell.
         let roads = line.roads().len();
         let classes = &mut self.classes;
+        let mut add_at = |c: Cell, window: RoadClasses| {
+            debug_assert!((c as usize) < classes.len());
+            // SAFETY: c is a cell of the geometry, below the length of `classes` (see `sync`).
+            let h = unsafe { classes.get_unchecked_mut(c as usize) };
+            *h = h.wrapping_add(window);
+        };
         let mut window: RoadClasses = 0;
         let mut cells = line.cells(self.k);
         for (&add, c) in change[..roads].iter().zip(&mut cells) {
             window = window.wrapping_add(add);
-            let h = &mut classes[c as usize];
-            *h = h.wrapping_add(window);
+            add_at(c, window);
         }
         for c in (&mut cells).take(self.k - roads) {
-            let h = &mut classes[c as usize];
-            *h = h.wrapping_add(window);
+            add_at(c, window);
         }
         for (&drop, c) in change[..roads.saturating_sub(1)].iter().zip(&mut cells) {
             window = window.wrapping_sub(drop);
-            let h = &mut classes[c as usize];
-            *h = h.wrapping_add(window);
+            add_at(c, window);
         }
     }
 
@@ -181,6 +211,54 @@ fn common_prefix(a: &[Cell], b: &[Cell]) -> usize {
         i += 1;
     }
     i
+}
+
+/// The stones of one side of a catch-up, on the stack: at most this many (more, and the
+/// view catches up with every stone of that side).
+const FEW_STONES: usize = 8;
+
+/// A short list of stones (see [`changed_stones`]).
+struct Stones<'a> {
+    few: [Cell; FEW_STONES],
+    len: usize,
+    /// All the stones, when there are more than [`FEW_STONES`] of them.
+    many: Option<&'a [Cell]>,
+}
+
+impl Stones<'_> {
+    fn stones(&self) -> &[Cell] {
+        self.many.unwrap_or(&self.few[..self.len])
+    }
+}
+
+/// The stones taken back (`was[same..]`) and placed (`now[same..]`) but those that are in
+/// both in the same colour (their cells hold what they held): the stones whose cells changed.
+fn changed_stones<'a>(geo: &Geometry, was: &'a [Cell], now: &'a [Cell], same: usize) -> (Stones<'a>, Stones<'a>) {
+    let (gone, new) = (&was[same..], &now[same..]);
+    if gone.len() > FEW_STONES || new.len() > FEW_STONES {
+        let all = |s| Stones { few: [0; FEW_STONES], len: 0, many: Some(s) };
+        return (all(gone), all(new));
+    }
+    let colour = |i: usize| geo.colour_of(same + i);
+    let mut kept = [false; FEW_STONES];
+    let mut left = Stones { few: [0; FEW_STONES], len: 0, many: None };
+    for (i, &c) in gone.iter().enumerate() {
+        match new.iter().enumerate().position(|(j, &d)| d == c && !kept[j] && colour(j) == colour(i)) {
+            Some(j) => kept[j] = true,
+            None => {
+                left.few[left.len] = c;
+                left.len += 1;
+            }
+        }
+    }
+    let mut placed = Stones { few: [0; FEW_STONES], len: 0, many: None };
+    for (j, &d) in new.iter().enumerate() {
+        if !kept[j] {
+            placed.few[placed.len] = d;
+            placed.len += 1;
+        }
+    }
+    (left, placed)
 }
 
 /// The slot of a road holding `n` stones of `colour` and none of the other, if it has one.
@@ -227,6 +305,88 @@ mod tests {
             let naive = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
             assert_eq!(common_prefix(&a, &b), naive, "{a:?} {b:?}");
             assert_eq!(common_prefix(&b, &a), naive);
+        }
+    }
+
+    /// The stones a catch-up visits against the cells whose content changed, and the view
+    /// after it against a recount, when the last stones are taken back and some of them
+    /// placed again (in another order, so sometimes in the other colour) with new ones, as
+    /// siblings of a search do.
+    #[test]
+    fn a_catch_up_skips_only_the_stones_placed_again_as_they_were() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+        for rules in [Rules::CONNECT6, Rules::GOMOKU] {
+            let geo = Geometry::of(rules);
+            let (mut replayed_same, mut replayed_other) = (0, 0);
+            for round in 0..300 {
+                let mut board = Board::new(rules);
+                let mut view = BoardView::new(&board);
+                let (w, h) = (board.width(), board.height());
+                let random_cell = |board: &Board, rng: &mut rand_chacha::ChaCha8Rng| loop {
+                    let c = board.cell(rng.random_range(w / 2 - 4..w / 2 + 4), rng.random_range(h / 2 - 4..h / 2 + 4));
+                    if board.is_empty_cell(c) {
+                        return c;
+                    }
+                };
+                for _ in 0..rng.random_range(2..20) {
+                    let c = random_cell(&board, &mut rng);
+                    board.play(c);
+                    if board.winner().is_some() {
+                        board.undo();
+                    }
+                }
+                view.sync(&board);
+                let before = board.clone();
+                let back = rng.random_range(1..=board.stone_count().min(2 * FEW_STONES));
+                let mut taken: Vec<Cell> = (0..back).map(|_| board.history()[board.stone_count() - 1]).collect();
+                for _ in 0..back {
+                    board.undo();
+                }
+                taken.reverse();
+                let same = board.stone_count();
+                // Some of the stones again, in a shuffled order, and new ones.
+                let mut again: Vec<Cell> = taken.iter().copied().filter(|_| rng.random_bool(0.6)).collect();
+                for i in (1..again.len()).rev() {
+                    again.swap(i, rng.random_range(0..=i));
+                }
+                for _ in 0..rng.random_range(0..3) {
+                    again.insert(rng.random_range(0..=again.len()), random_cell(&board, &mut rng));
+                }
+                for &c in &again {
+                    if board.is_empty_cell(c) && board.winner().is_none() {
+                        board.play(c);
+                    }
+                }
+                let (gone, new) = changed_stones(&geo, before.history(), board.history(), same);
+                let mut visited: Vec<Cell> = gone.stones().iter().chain(new.stones()).copied().collect();
+                visited.sort_unstable();
+                visited.dedup();
+                let changed: Vec<Cell> =
+                    (0..rules.cells() as Cell).filter(|&c| before.stone(c) != board.stone(c)).collect();
+                // Every changed cell is visited, and no other (but with more stones than a
+                // short list holds on a side, when every stone is).
+                if before.stone_count() - same <= FEW_STONES && board.stone_count() - same <= FEW_STONES {
+                    assert_eq!(visited, changed, "{rules:?} round {round}");
+                } else {
+                    assert!(changed.iter().all(|c| visited.contains(c)), "{rules:?} round {round}");
+                }
+                for &c in &before.history()[same..] {
+                    if board.history()[same..].contains(&c) {
+                        if before.stone(c) == board.stone(c) {
+                            replayed_same += 1;
+                        } else {
+                            replayed_other += 1;
+                        }
+                    }
+                }
+                view.sync(&board);
+                for c in 0..rules.cells() as Cell {
+                    assert_eq!(view.classes(c), recount(&board, c), "{rules:?} round {round} cell {c}");
+                    assert_eq!(view.is_near_stone(c), board.has_stone_near(c), "{rules:?} round {round} cell {c}");
+                }
+            }
+            // Both kinds of stones placed again were met.
+            assert!(replayed_same > 50 && replayed_other > 50, "{rules:?} {replayed_same} {replayed_other}");
         }
     }
 
