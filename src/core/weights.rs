@@ -258,6 +258,18 @@ impl Weights {
         &self.values
     }
 
+    /// The evaluation's weights (group `Eval`, not the move order's), in schema order, widened
+    /// for sums that may pass `i32`.
+    pub fn eval_values(&self) -> Vec<i64> {
+        self.schema
+            .specs
+            .iter()
+            .zip(&self.values)
+            .filter(|(s, _)| s.group == WeightGroup::Eval)
+            .map(|(_, &v)| i64::from(v))
+            .collect()
+    }
+
     /// Builds a table from values in schema order, clamping nothing: values out of bounds
     /// are an error naming the weight.
     pub fn from_values(schema: &'static Schema, values: Vec<i32>) -> Result<Self, WeightsError> {

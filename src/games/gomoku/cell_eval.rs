@@ -10,7 +10,7 @@
 //! the defaults are set by hand.
 
 use crate::core::game::Evaluate;
-use crate::core::weights::{concat_specs, Schema, WeightGroup, WeightSpec, Weights};
+use crate::core::weights::{concat_specs, Schema, WeightSpec, Weights};
 use crate::games::connect::game::ConnectPosition;
 use crate::games::connect::movegen::GOMOKU_MOVE_ORDER;
 use crate::games::gomoku::cells::{CellPatterns, DOUBLE_THREE, FLEX4, FOUR_THREE, LEVELS};
@@ -72,14 +72,7 @@ pub struct CellEval {
 impl CellEval {
     /// Unpacks a table of [`GOMOKU_CELLS`].
     pub fn new(weights: &Weights) -> CellEval {
-        let v: Vec<i64> = weights
-            .schema()
-            .specs
-            .iter()
-            .zip(weights.values())
-            .filter(|(s, _)| s.group == WeightGroup::Eval)
-            .map(|(_, &v)| i64::from(v))
-            .collect();
+        let v = weights.eval_values();
         assert_eq!(v.len(), 24, "a cells table has 24 evaluation weights");
         let mut e = CellEval { level: [[0; LEVELS]; 2], class: [[0; 3]; 2] };
         for side in 0..2 {

@@ -42,7 +42,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::core::game::Evaluate;
-use crate::core::weights::{concat_specs, Schema, WeightGroup, WeightSpec, Weights};
+use crate::core::weights::{concat_specs, Schema, WeightSpec, Weights};
 use crate::games::connect::board::{Board, Cell, Colour, Rules, DIRECTIONS};
 use crate::games::connect::game::ConnectPosition;
 use crate::games::connect::movegen::GOMOKU_MOVE_ORDER;
@@ -430,14 +430,7 @@ pub struct Tuple6Eval {
 impl Tuple6Eval {
     /// Unpacks a table of [`GOMOKU_TUPLE6`] (its first 16 weights, in the blog's order).
     pub fn new(weights: &Weights) -> Tuple6Eval {
-        let eval: Vec<i64> = weights
-            .schema()
-            .specs
-            .iter()
-            .zip(weights.values())
-            .filter(|(s, _)| s.group == WeightGroup::Eval)
-            .map(|(_, &v)| i64::from(v))
-            .collect();
+        let eval = weights.eval_values();
         assert_eq!(eval.len(), 2 * LEVELS, "a 6-tuple table has 16 evaluation weights");
         let mut e = Tuple6Eval { mover: [0; LEVELS], to_move: [0; LEVELS] };
         for level in 0..LEVELS {
