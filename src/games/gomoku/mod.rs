@@ -379,12 +379,8 @@ impl TreeGame for Gomoku {
     fn generator(&self, settings: &EngineSettings, weights: &Weights) -> ConnectGen {
         let mut gen = ConnectGen::new(Rules::GOMOKU, settings, weights);
         if orders_by_cells(settings.eval.as_deref().unwrap_or(weights.schema().eval)) {
-            let config = crate::games::connect::movegen::MoveGenConfig {
-                singles: settings.singles,
-                seconds: settings.seconds,
-                width: settings.width,
-            };
-            gen.cell_order = config.resolved(Rules::GOMOKU).singles.max(1);
+            // As many cells as the generator's resolved singles.
+            gen.cell_order = gen.movegen.config.singles.max(1);
         }
         gen
     }
