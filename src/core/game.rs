@@ -106,6 +106,15 @@ pub trait Position: Clone + Send + Sync + 'static {
 
     fn undo(&mut self, undo: Self::Undo);
 
+    /// Takes back the move `undo` stands for and plays m (legal in the position before it):
+    /// the search's step from one sibling to the next. A game may do it with less work than
+    /// the two steps, leaving the same position.
+    #[inline]
+    fn replay(&mut self, undo: Self::Undo, m: Self::Move) -> Self::Undo {
+        self.undo(undo);
+        self.play(m)
+    }
+
     /// The chance hook of dice games: when the next event is a random draw rather than a
     /// player's choice, how many equally likely outcomes it has. Games without chance keep
     /// the default.

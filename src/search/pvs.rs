@@ -451,8 +451,15 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         let mut more = true;
         let mut i = 0;
         let mut reducible = None;
+        // The last move searched stays on the board until the next one replaces it
+        // (`Position::replay`: Connect6's siblings often share a stone, which then stays put),
+        // or until the node reads its own position again or returns.
+        let mut on_board = None;
         loop {
             while i == moves.len() && more {
+                if let Some(placed) = on_board.take() {
+                    board.undo(placed);
+                }
                 let mut rest = std::mem::take(&mut self.gen_scratch);
                 more = self.generate_stage(board, depth, stage, &mut rest);
                 stage += 1;
@@ -472,12 +479,18 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
             // A late move of a quiet node: asked once a node whether it may be reduced.
             let prunable = !N::PV && depth <= 2 && i >= move_count_limit(depth);
             if ((i >= REDUCE_FROM_MOVE && depth >= REDUCE_FROM_DEPTH) || prunable) && reducible.is_none() {
+                if let Some(placed) = on_board.take() {
+                    board.undo(placed);
+                }
                 reducible = Some(G::reducible_node(&mut self.gen, board));
             }
             let late = reducible == Some(true) && i >= REDUCE_FROM_MOVE && depth >= REDUCE_FROM_DEPTH;
-            let placed = board.play(m);
+            let placed = match on_board.take() {
+                Some(last) => board.replay(last, m),
+                None => board.play(m),
+            };
             if prunable && reducible == Some(true) && best_score > -MATE_BOUND && G::quiet_move(board, m) {
-                board.undo(placed);
+                on_board = Some(placed);
                 i += 1;
                 continue;
             }
@@ -498,9 +511,10 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                     s
                 }
             };
-            board.undo(placed);
+            on_board = Some(placed);
             i += 1;
             if self.clock.stopped {
+                board.undo(placed);
                 self.stack[ply] = moves;
                 return 0;
             }
@@ -522,6 +536,9 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                     }
                 }
             }
+        }
+        if let Some(placed) = on_board {
+            board.undo(placed);
         }
         self.stack[ply] = moves;
         let bound = if best_score >= beta {

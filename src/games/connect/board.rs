@@ -313,6 +313,42 @@ impl Board {
         self.take(c, colour);
     }
 
+    /// Replaces the last turn's two stones by the pair (a, b), placed in that order, when the
+    /// two pairs share a stone: the shared stone stays, the other is taken back and the new
+    /// one placed, which leaves the board as taking both back and placing a and b would
+    /// (every count, set, histogram slot and the hash are functions of where the stones are,
+    /// not of the order they came in; the history is written in the new order). Returns
+    /// false, changing nothing, when the last two stones are not one turn's or the pairs
+    /// share no stone. Siblings of a search often share a stone (pairs are in cell order,
+    /// and a first stone is paired with several seconds), so this halves their road updates.
+    /// (a, b) must be a pair the position before the last turn may play.
+    #[inline]
+    pub fn replace_pair(&mut self, a: Cell, b: Cell) -> bool {
+        let n = self.history.len();
+        if n < 2 || self.geo.turns[n - 2].1 != 2 {
+            return false;
+        }
+        let (x, y) = (self.history[n - 2], self.history[n - 1]);
+        let (gone, new) = if x == a {
+            (y, b)
+        } else if y == b {
+            (x, a)
+        } else if x == b {
+            (y, a)
+        } else if y == a {
+            (x, b)
+        } else {
+            return false;
+        };
+        let colour = self.geo.turns[n - 2].0;
+        self.take(gone, colour);
+        debug_assert!(self.is_empty_cell(new));
+        self.put(new, colour);
+        self.history[n - 2] = a;
+        self.history[n - 1] = b;
+        true
+    }
+
     /// Places a stone: for each road through it, one step of the table
     /// [`Geometry::road_steps`] by the road's counts before (a histogram entry down, one up,
     /// and the sets the road joins or leaves), with no branch but for the sets, which change
@@ -585,6 +621,80 @@ mod tests {
             assert_eq!(g.stones_left_in_turn(), 1);
             g.play(i * 7);
         }
+    }
+
+    /// Every part of two boards, the history included.
+    fn assert_same(a: &Board, b: &Board, what: &str) {
+        assert_eq!(a.cells, b.cells, "{what}: cells");
+        assert_eq!(a.counts, b.counts, "{what}: road counts");
+        assert_eq!(a.live, b.live, "{what}: live-road histogram");
+        assert_eq!(a.sets, b.sets, "{what}: road sets");
+        assert_eq!(a.threat_total, b.threat_total, "{what}: threat counts");
+        assert_eq!(a.hash, b.hash, "{what}: hash");
+        assert_eq!(a.history, b.history, "{what}: history");
+    }
+
+    /// `replace_move` (through `replace_pair` when the pairs share a stone) against taking
+    /// the last move back and playing the next stone by stone, on random crowded positions
+    /// (stones near the centre, so that lines and wins come up), every pair of the next turn
+    /// that shares a stone with the last one, and a few that share none.
+    #[test]
+    fn replacing_a_pair_leaves_the_board_playing_it_would() {
+        use crate::games::connect::game::{make_move, replace_move, unmake_move};
+        use crate::games::connect::movegen::Move;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(32);
+        let (mut shared, mut wins, mut disjoint) = (0, 0, 0);
+        for _ in 0..200 {
+            let mut b = Board::new(Rules::CONNECT6);
+            let stones = 1 + 2 * rng.random_range(0..20);
+            while b.stone_count() < stones && b.winner().is_none() {
+                let c = b.cell(rng.random_range(5..14), rng.random_range(5..14));
+                if b.is_empty_cell(c) {
+                    b.play(c);
+                }
+            }
+            if b.winner().is_some() || b.stones_left_in_turn() != 2 {
+                continue;
+            }
+            let near: Vec<Cell> = (0..361).filter(|&c| b.is_empty_cell(c) && b.has_stone_near(c)).collect();
+            let x = near[rng.random_range(0..near.len())];
+            let y = near[rng.random_range(0..near.len())];
+            if x == y {
+                continue;
+            }
+            let last = Move::pair(x.min(y), x.max(y));
+            for &keep in &[x, y] {
+                for &c in &near {
+                    if c == keep {
+                        continue;
+                    }
+                    let next = Move::pair(keep.min(c), keep.max(c));
+                    let mut fast = b.clone();
+                    let placed = make_move(&mut fast, last);
+                    let placed = replace_move(&mut fast, placed, next);
+                    let mut slow = b.clone();
+                    let want = make_move(&mut slow, next);
+                    assert_eq!(placed, want, "{last:?} -> {next:?}");
+                    assert_same(&fast, &slow, &format!("{last:?} -> {next:?}"));
+                    unmake_move(&mut fast, placed);
+                    assert_same(&fast, &b, &format!("{last:?} -> {next:?} taken back"));
+                    shared += 1;
+                    wins += usize::from(slow.winner().is_some());
+                }
+            }
+            // Pairs sharing no stone: replace_pair declines and changes nothing.
+            let (c, d) = (near[0], near[near.len() - 1]);
+            if ![x, y].contains(&c) && ![x, y].contains(&d) && c != d {
+                let mut fast = b.clone();
+                make_move(&mut fast, last);
+                let before = fast.clone();
+                assert!(!fast.replace_pair(c, d));
+                assert_same(&fast, &before, "no stone shared");
+                disjoint += 1;
+            }
+        }
+        assert!(shared > 1000 && wins > 10 && disjoint > 10, "shared {shared}, wins {wins}, disjoint {disjoint}");
     }
 
     #[test]

@@ -132,6 +132,30 @@ impl Position for Board {
     fn undo(&mut self, placed: usize) {
         unmake_move(self, placed)
     }
+
+    #[inline]
+    fn replay(&mut self, placed: usize, m: Move) -> usize {
+        replace_move(self, placed, m)
+    }
+}
+
+/// Takes back the `placed` stones of the last move and plays m: when both are pairs that
+/// share a stone, by moving the other stone only ([`Board::replace_pair`]). A pair that
+/// wins is played again stone by stone, since [`make_move`] stops at a first stone that
+/// wins on its own.
+#[inline]
+pub fn replace_move(board: &mut Board, placed: usize, m: Move) -> usize {
+    if let [a, b] = *m.stones() {
+        if placed == 2 && board.replace_pair(a, b) {
+            if board.winner().is_none() {
+                return 2;
+            }
+            unmake_move(board, 2);
+            return make_move(board, m);
+        }
+    }
+    unmake_move(board, placed);
+    make_move(board, m)
 }
 
 /// Plays a move's stones; returns how many were placed (fewer if an early stone won).
