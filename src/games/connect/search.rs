@@ -41,6 +41,10 @@ pub struct ConnectGen {
     /// Gomoku's `cells` evaluation: quiet moves chosen and ordered by the position's cell
     /// patterns, this many at a node (0: the generator's own order).
     pub cell_order: usize,
+    /// The `cells` move order's rankings, kept between nodes so that a node allocates none:
+    /// forced answers by rank, and quiet cells by rank.
+    pub(crate) ranked_moves: Vec<(i32, Move)>,
+    pub(crate) ranked_cells: Vec<(i32, Cell)>,
 }
 
 impl ConnectGen {
@@ -57,6 +61,8 @@ impl ConnectGen {
             blocks: Vec::new(),
             horizon_wins: settings.horizon_wins,
             cell_order: 0,
+            ranked_moves: Vec::new(),
+            ranked_cells: Vec::new(),
         }
     }
 

@@ -160,11 +160,14 @@ pub fn generate_by_cells(gen: &mut ConnectGen, pos: &GomokuBoard, depth: i32, ou
     if situation != Situation::Quiet || p.class_count(me.other(), cells::FLEX4) > 0 {
         let situation = generate(gen, board, depth, out);
         if situation == Situation::Quiet || situation == Situation::Defend {
-            let mut ranked: Vec<(i32, Move)> =
-                out.iter().map(|&m| (m.stones().iter().map(|&c| cell_rank(p, me, c)).sum(), m)).collect();
+            let mut ranked = std::mem::take(&mut gen.ranked_moves);
+            ranked.clear();
+            ranked.extend(out.iter().map(|&m| (m.stones().iter().map(|&c| cell_rank(p, me, c)).sum(), m)));
+            // Stable: equal ranks keep the generator's order.
             ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
             out.clear();
-            out.extend(ranked.into_iter().map(|(_, m)| m));
+            out.extend(ranked.iter().map(|&(_, m)| m));
+            gen.ranked_moves = ranked;
         }
         return situation;
     }
@@ -173,13 +176,12 @@ pub fn generate_by_cells(gen: &mut ConnectGen, pos: &GomokuBoard, depth: i32, ou
         out.push(Move::single(board.cell(board.width() / 2, board.height() / 2)));
         return Situation::Quiet;
     }
-    let mut ranked: Vec<(i32, Cell)> = (0..p.cells() as Cell)
-        .filter(|&c| p.is_empty(c))
-        .filter_map(|c| {
-            let r = cell_rank(p, me, c);
-            (r > 0).then_some((r, c))
-        })
-        .collect();
+    let mut ranked = std::mem::take(&mut gen.ranked_cells);
+    ranked.clear();
+    ranked.extend((0..p.cells() as Cell).filter(|&c| p.is_empty(c)).filter_map(|c| {
+        let r = cell_rank(p, me, c);
+        (r > 0).then_some((r, c))
+    }));
     if ranked.is_empty() {
         // No line anywhere can hold a five: any empty cell (the game ends drawn).
         ranked.extend((0..p.cells() as Cell).filter(|&c| p.is_empty(c)).map(|c| (0, c)));
@@ -191,6 +193,7 @@ pub fn generate_by_cells(gen: &mut ConnectGen, pos: &GomokuBoard, depth: i32, ou
         ranked.truncate(n);
     }
     ranked.sort_unstable_by(by_rank);
-    out.extend(ranked.into_iter().map(|(_, c)| Move::single(c)));
+    out.extend(ranked.iter().map(|&(_, c)| Move::single(c)));
+    gen.ranked_cells = ranked;
     Situation::Quiet
 }
