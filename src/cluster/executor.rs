@@ -29,7 +29,7 @@ pub struct Queue {
 }
 
 /// A batch of shards handed to a backend.
-pub trait Submission {
+pub trait Submission: Send {
     /// Where the batch stands; None once every shard of it has ended (well or not).
     fn poll(&mut self) -> Result<Option<Queue>>;
     /// Stops the batch's shards (Ctrl-C).
@@ -93,9 +93,35 @@ pub struct Sharded<'a> {
     pub poll: Duration,
     /// The removal of committed work folders, running beside the next generation.
     pub removing: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// Batches whose shards have all written their files but that had not ended when the
+    /// generation went on (processes exiting, jobs leaving the queue): looked at again before
+    /// the next batch, and waited for when the run ends.
+    pub ending: Mutex<Vec<Box<dyn Submission>>>,
 }
 
+/// How often the shard files are looked at between two looks at the queue: a generation is
+/// done once every shard's file is there, whatever the batch system shows yet.
+const FILES_PERIOD: Duration = Duration::from_millis(200);
+
+/// The longest a run that ends waits for its last batches to leave the queue.
+const ENDING_WAIT: Duration = Duration::from_secs(60);
+
 impl Sharded<'_> {
+    /// Forgets the ending batches that have ended; with `wait`, waits for the others (at
+    /// most [`ENDING_WAIT`]).
+    fn reap(&self, wait: bool) {
+        let mut ending = self.ending.lock().unwrap_or_else(|e| e.into_inner());
+        let start = std::time::Instant::now();
+        loop {
+            // A batch whose state cannot be read is forgotten: its shards' files are there.
+            ending.retain_mut(|b| b.poll().is_ok_and(|q| q.is_some()));
+            if ending.is_empty() || !wait || start.elapsed() >= ENDING_WAIT {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
     /// Waits for the work folders being removed.
     fn removed(&self) {
         let handle = self.removing.lock().unwrap_or_else(|e| e.into_inner()).take();
@@ -108,6 +134,7 @@ impl Sharded<'_> {
 impl Drop for Sharded<'_> {
     /// A run that ends leaves no work folder behind, as a local run leaves none.
     fn drop(&mut self) {
+        self.reap(true);
         self.removed();
         // Fails, as it should, while a generation's work is there (a run stopped half-way).
         let _ = std::fs::remove_dir(self.populations.join("work"));
@@ -170,8 +197,10 @@ impl Games for Sharded<'_> {
                     self.retries
                 ));
             }
+            self.reap(false);
             let mut batch = self.backend.submit(&plan, &self.populations, &dir, &pending)?;
             let mut last_line = String::new();
+            let mut ended;
             loop {
                 if stop.load(Ordering::SeqCst) > 0 {
                     batch.cancel()?;
@@ -195,13 +224,29 @@ impl Games for Sharded<'_> {
                     progress.println(&line);
                     last_line = line;
                 }
-                if queue.is_none() {
+                ended = queue.is_none();
+                // Every shard of the batch wrote its file: its games are done, whatever the
+                // queue shows (a job leaves it a while after its process wrote the file).
+                if ended || pending.iter().all(|&s| counted[s]) {
                     break;
                 }
-                sleep_unless_stopped(self.poll, stop);
+                // Until the next look at the queue, the shard files are looked at more often.
+                let step = FILES_PERIOD.min(self.poll);
+                let mut slept = Duration::ZERO;
+                while slept < self.poll && stop.load(Ordering::SeqCst) == 0 {
+                    sleep_unless_stopped(step.min(self.poll - slept), stop);
+                    slept += step;
+                    count_done(&mut counted);
+                    if pending.iter().all(|&s| counted[s]) {
+                        break;
+                    }
+                }
             }
             failed = missing_shards(&plan, &dir)?;
             if failed.is_empty() {
+                if !ended {
+                    self.ending.lock().unwrap_or_else(|e| e.into_inner()).push(batch);
+                }
                 break;
             }
             for s in &failed {
@@ -406,6 +451,7 @@ mod tests {
             retries,
             poll: Duration::ZERO,
             removing: Default::default(),
+            ending: Default::default(),
         };
         let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
         let result = sharded.play(&ev, &ev.schedule(&state), &p, &AtomicUsize::new(0)).map(|r| r.map(|p| p.records));
@@ -424,6 +470,80 @@ mod tests {
             assert_eq!(*records, local);
         }
         (result, backend.submitted.into_inner().unwrap())
+    }
+
+    /// A batch whose shards all wrote their files but that stays in the queue for `left`
+    /// more looks (a job leaving it late).
+    struct Lingering(std::sync::Arc<AtomicUsize>);
+    impl Submission for Lingering {
+        fn poll(&mut self) -> Result<Option<Queue>> {
+            let left = self.0.load(Ordering::SeqCst);
+            if left == 0 {
+                return Ok(None);
+            }
+            self.0.store(left - 1, Ordering::SeqCst);
+            Ok(Some(Queue { running: 1, waiting: 0 }))
+        }
+        fn cancel(&mut self) -> Result<()> {
+            Ok(())
+        }
+        fn log_of(&self, _: usize) -> Option<PathBuf> {
+            None
+        }
+    }
+
+    struct PlaysAndLingers<'r> {
+        referee: &'r TargetReferee,
+        lineup: &'r crate::tuner::lineup::Lineup,
+        left: std::sync::Arc<AtomicUsize>,
+    }
+
+    impl Backend for PlaysAndLingers<'_> {
+        fn name(&self) -> &'static str {
+            "test"
+        }
+        fn submit(&self, plan: &Plan, _: &Path, work: &Path, shards: &[usize]) -> Result<Box<dyn Submission>> {
+            let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+            for &s in shards {
+                play_shard(plan, work, s, self.referee as &dyn Referee, self.lineup, &p)?;
+            }
+            Ok(Box::new(Lingering(self.left.clone())))
+        }
+    }
+
+    #[test]
+    fn a_generation_ends_once_every_shard_file_is_there_and_the_run_waits_for_its_batches_at_its_end() {
+        let (config, suite, referee) = mock_setup();
+        let lineup = crate::ga::evolve::tests::lineup(&config);
+        let ev = Evolver::new(&config, &suite, &referee, &lineup).unwrap();
+        let state = ev.initial_state().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let left = std::sync::Arc::new(AtomicUsize::new(5));
+        let backend = PlaysAndLingers { referee: &referee, lineup: &lineup, left: left.clone() };
+        let sharded = Sharded {
+            backend: &backend,
+            populations: dir.path().to_path_buf(),
+            shards: 3,
+            retries: 0,
+            // Waiting for the queue would take five looks: the files end the generation at
+            // the first.
+            poll: Duration::from_millis(10),
+            removing: Default::default(),
+            ending: Default::default(),
+        };
+        let p = Progress::new("t", 0, "games", ProgressMode::Hidden);
+        let played = sharded.play(&ev, &ev.schedule(&state), &p, &AtomicUsize::new(0)).unwrap().unwrap();
+        let local = ev.play_generation(&mut state.clone(), &p).unwrap().records;
+        assert_eq!(played.records, local);
+        // One look at the queue, which still showed the batch: it is kept, not waited for.
+        assert_eq!(left.load(Ordering::SeqCst), 4);
+        assert_eq!(sharded.ending.lock().unwrap().len(), 1);
+        // The next batch's submission looks at it again, once, without waiting.
+        sharded.reap(false);
+        assert_eq!((left.load(Ordering::SeqCst), sharded.ending.lock().unwrap().len()), (3, 1));
+        // The run's end waits until it has left the queue.
+        drop(sharded);
+        assert_eq!(left.load(Ordering::SeqCst), 0);
     }
 
     #[test]

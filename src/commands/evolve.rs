@@ -106,6 +106,7 @@ pub fn run(args: &EvolveArgs) -> Result<()> {
                 retries: args.retries,
                 poll: Duration::from_secs_f64(args.poll_seconds.clamp(0.05, 3600.0)),
                 removing: Default::default(),
+                ending: Default::default(),
             };
             (&sharded, shards * args.run.threads.unwrap_or(1))
         }
