@@ -265,6 +265,40 @@ impl Geometry {
         (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) < self.rules.k
     }
 
+    /// The roads holding both a and b (cells that [`share_a_road`](Self::share_a_road)), as
+    /// an inclusive range of road numbers `lo..=hi` (empty when lo > hi) that holds no other
+    /// road through a or b: so a road through either is in both when its number is in the
+    /// range, two comparisons instead of a search. Roads are numbered by direction, then by
+    /// their first cell in row order, so the roads of one direction through a cell are
+    /// numbered in order along their line (backwards on the anti-diagonal), and the roads
+    /// holding both, consecutive along the line, are the ones between the first and the last
+    /// of them.
+    #[inline]
+    pub fn roads_holding_both(&self, a: Cell, b: Cell) -> (u16, u16) {
+        debug_assert!(self.share_a_road(a, b));
+        let ([ax, ay], [bx, by]) = (self.coords[a as usize], self.coords[b as usize]);
+        let dir = if ay == by {
+            0
+        } else if ax == bx {
+            1
+        } else if (ax < bx) == (ay < by) {
+            2
+        } else {
+            3
+        };
+        let line = &self.lines[a as usize][dir];
+        let (a_at, b_at) = (line.offset_of(a), line.offset_of(b));
+        let k = self.rules.k as usize;
+        // Road j of the line holds cells j ..= j + k - 1.
+        let from = (a_at.max(b_at) + 1).saturating_sub(k);
+        let to = a_at.min(b_at).min(line.roads().len().wrapping_sub(1));
+        if line.roads().is_empty() || from > to {
+            return (1, 0);
+        }
+        let (r1, r2) = (line.roads[from], line.roads[to]);
+        (r1.min(r2), r1.max(r2))
+    }
+
     /// The roads through cell c, in increasing road order (move generation merges these
     /// lists).
     #[inline]
@@ -322,4 +356,33 @@ fn road_steps(rules: Rules) -> [[RoadStep; 256]; 2] {
         }
     }
     steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pair of cells sharing a road, on the Connect6 and Gomoku boards and a small
+    /// board with short diagonals: a road through either cell is numbered in
+    /// `roads_holding_both` exactly when it holds both.
+    #[test]
+    fn the_roads_holding_two_cells_are_a_range_of_numbers() {
+        let small = Rules { width: 7, height: 5, k: 5, p: 2, q: 1 };
+        for rules in [Rules::CONNECT6, Rules::GOMOKU, small] {
+            let g = Geometry::of(rules);
+            let cells = rules.cells() as Cell;
+            let mut shared = 0;
+            for a in 0..cells {
+                for b in (0..cells).filter(|&b| b != a && g.share_a_road(a, b)) {
+                    let (lo, hi) = g.roads_holding_both(a, b);
+                    for &r in g.roads_through(a).iter().chain(g.roads_through(b)) {
+                        let both = g.road(r as usize).contains(&a) && g.road(r as usize).contains(&b);
+                        assert_eq!((lo..=hi).contains(&r), both, "{rules:?}: cells {a} and {b}, road {r}");
+                        shared += usize::from(both);
+                    }
+                }
+            }
+            assert!(shared > 0);
+        }
+    }
 }

@@ -106,17 +106,17 @@ impl MoveGen {
     pub(super) fn pair_blocks(&mut self, board: &Board, me: Colour, a: Cell, b: Cell, min_blocks: usize) -> usize {
         let geo = board.geometry();
         let level = board.rules().threat_level();
-        let share = geo.share_a_road(a, b);
+        let (both_lo, both_hi) = if geo.share_a_road(a, b) { geo.roads_holding_both(a, b) } else { (1, 0) };
         let mut lifted = [0u16; 8 * MAX_K];
         let mut n = 0;
         let mut groups = [0u8; 8];
-        for (i, (s, other)) in [(a, b), (b, a)].into_iter().enumerate() {
+        for (i, s) in [a, b].into_iter().enumerate() {
             for &r in geo.roads_through(s) {
                 let counts = board.road_counts(r as usize);
                 if counts[me.other().index()] != 0 {
                     continue;
                 }
-                let in_other = share && geo.road(r as usize).contains(&other);
+                let in_other = (both_lo..=both_hi).contains(&r);
                 if i == 1 && in_other {
                     continue;
                 }
@@ -330,11 +330,18 @@ impl MoveGen {
         // through the second only.
         let mut groups = [0u8; 8];
         let direction = &board.geometry().road_direction;
-        // Only stones on one line, close enough, have roads in common.
-        let share = stones.len() == 2 && board.geometry().share_a_road(stones[0], stones[1]);
+        // Only stones on one line, close enough, have roads in common: those numbered
+        // `both_lo..=both_hi` (see `Geometry::roads_holding_both`).
+        let geo = board.geometry();
+        let (both_lo, both_hi) = if stones.len() == 2 && geo.share_a_road(stones[0], stones[1]) {
+            geo.roads_holding_both(stones[0], stones[1])
+        } else {
+            (1, 0)
+        };
         for (i, roads) in listed.iter().enumerate() {
             for &r in roads.iter() {
-                let in_other = share && listed[1 - i].contains(&r);
+                // A listed road holding both stones is listed at both (it lifts with both).
+                let in_other = (both_lo..=both_hi).contains(&r);
                 if i == 1 && in_other {
                     continue;
                 }
