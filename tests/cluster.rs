@@ -142,6 +142,106 @@ fn outside_engine_shards_steal_give_the_local_result_and_leave_no_process() {
     assert_eq!(run_result(&out, "dial"), expected);
 }
 
+/// The process that `pid` descends from among `roots`, if any (its parent, its parent's
+/// parent, ...).
+fn ancestor_among(pid: u32, roots: &[u32]) -> Option<u32> {
+    let mut at = pid;
+    for _ in 0..8 {
+        let stat = std::fs::read_to_string(format!("/proc/{at}/stat")).ok()?;
+        // `pid (command) state ppid ...`: the command may hold spaces and parentheses.
+        let parent: u32 = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()?;
+        if roots.contains(&parent) {
+            return Some(parent);
+        }
+        at = parent;
+    }
+    None
+}
+
+/// Runs these `cluster play` shards at once and counts, every few milliseconds while they
+/// run, the engine processes (dial.py, listed in `pids`) alive under each: the most seen at
+/// once for each shard, in the order given, and each shard's output.
+fn most_engines_alive(shards: &[Vec<String>], env: &[(&str, &str)], pids: &Path) -> Vec<(usize, String)> {
+    let mut children: Vec<_> = shards
+        .iter()
+        .map(|args| {
+            Command::new(BIN)
+                .args(args)
+                .envs(env.iter().copied())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let roots: Vec<u32> = children.iter().map(|c| c.id()).collect();
+    let mut most = vec![0; roots.len()];
+    while children.iter_mut().any(|c| c.try_wait().unwrap().is_none()) {
+        let mut alive = vec![0; roots.len()];
+        for pid in still_running(pids) {
+            if let Some(root) = ancestor_among(pid.parse().unwrap(), &roots) {
+                alive[roots.iter().position(|&r| r == root).unwrap()] += 1;
+            }
+        }
+        for (m, a) in most.iter_mut().zip(alive) {
+            *m = (*m).max(a);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    children
+        .into_iter()
+        .zip(most)
+        .map(|(c, m)| {
+            let done = c.wait_with_output().unwrap();
+            assert!(done.status.success(), "{}", text(&done));
+            (m, String::from_utf8_lossy(&done.stdout).into_owned())
+        })
+        .collect()
+}
+
+/// `cluster play --engine-processes 2` keeps a shard's processes of the tuned engine to two
+/// while it steals other shards' games (whose individuals it has no process for): counted
+/// from outside while the shards run, a shard of one thread never has more than the two
+/// tuned processes and the anchor's one of its game in play. Uncapped, a shard that plays
+/// every individual keeps one process each (8 here).
+#[test]
+fn engine_processes_stay_capped_while_a_shard_steals() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dial_config(dir.path(), 2);
+    let pids = dir.path().join("pids");
+    let env = [("DIAL_PIDS", s(&pids))];
+    let out = dir.path().join("hand");
+    let populations = out.join("populations/dial");
+    let pop = s(&populations).to_string();
+    evotune(&["cluster", "plan", "--config", s(&config), "--out", s(&out), "--shards", "3"]);
+    let shard = |i: usize, cap: &str| -> Vec<String> {
+        let args = ["cluster", "play", "--run", &pop, "--shard", &format!("{i}/3"), "--threads", "1"];
+        let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        if !cap.is_empty() {
+            args.extend(["--engine-processes".to_string(), cap.to_string()]);
+        }
+        args
+    };
+    // Generation 1: shard 1 alone plays its games and steals all the others'.
+    let alone = most_engines_alive(&[shard(1, "2")], &env, &pids);
+    let (most, said) = &alone[0];
+    assert!(!said.contains(" and 0 of other shards'"), "shard 1 stole nothing: {said}");
+    assert!((1..=3).contains(most), "shard 1 had {most} engine processes at once (cap 2, plus the anchor's): {said}");
+    for i in [2, 3] {
+        let said =
+            String::from_utf8_lossy(&evotune(&["cluster", "play", "--run", &pop, "--shard", &format!("{i}/3")]).stdout)
+                .into_owned();
+        assert!(said.starts_with("played 0 of the shard's"), "{said}");
+    }
+    evotune(&["cluster", "reduce", "--run", &pop]);
+    // Generation 2: the three shards at once, stealing from each other.
+    let together = most_engines_alive(&[shard(1, "2"), shard(2, "2"), shard(3, "2")], &env, &pids);
+    for (i, (most, said)) in together.iter().enumerate() {
+        assert!(*most <= 3, "shard {} had {most} engine processes at once (cap 2, plus the anchor's): {said}", i + 1);
+    }
+    assert_eq!(still_running(&pids), Vec::<String>::new(), "the shards left engine processes running");
+}
+
 #[test]
 fn plan_play_reduce_by_hand_equals_a_local_run() {
     let dir = tempfile::tempdir().unwrap();

@@ -7,8 +7,8 @@ use anyhow::{bail, Result};
 use clap::Args;
 
 use crate::report::scaling::{
-    generations, predict, predict_at, predict_cluster, predict_cluster_stolen, Cluster, GameClock, Generation,
-    Measured, Order, Prediction,
+    generations, predict, predict_at, predict_cluster, predict_cluster_stolen, repeated, Cluster, GameClock,
+    Generation, Measured, Order, Prediction,
 };
 use crate::report::trace;
 
@@ -53,24 +53,38 @@ pub struct ScalingArgs {
     pub shard_threads: usize,
     /// With --shards: seconds from a machine taking a shard to the shard's first game (the
     /// process's start, reading the plan, building the players, and writing its file at the
-    /// end). Measured with `--executor parallel` on one machine: 0.13 (docs/performance.md);
-    /// 0 leaves it out.
+    /// end). Measured on one machine: 0.06 with `--executor parallel`, 0.15 under SLURM
+    /// (docs/performance.md); 0 leaves it out.
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     pub shard_start: f64,
     /// With --shards: seconds added to each generation with every core idle (writing the
     /// plan, starting the shards, seeing them end, gathering and checking their files,
-    /// moving the generation's work folder aside). Measured with `--executor parallel` on
-    /// one machine: 0.5 (docs/performance.md); a batch system's queue adds its own.
+    /// moving the generation's work folder aside). Measured on one machine: 0.33 with
+    /// `--executor parallel`, 0.75 under an idle one-node SLURM (docs/performance.md); a busy
+    /// site's queue adds its wait.
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
     pub generation_start: f64,
+    /// With --shards: the efficiency to size a generation for. Beside each cluster row is
+    /// the share of a generation the fixed costs (--shard-start, --generation-start) take,
+    /// and how long a generation's games must last for the cluster to reach this efficiency.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.85)]
+    pub efficiency: f64,
+    /// Replay each generation as a config with K times the game pairs would play it (K times
+    /// `[hall_of_fame] pairs`): each class of alike games K times over, as games on other
+    /// openings. To size a cluster's generation from a short run of a smaller config.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub pairs_times: usize,
 }
 
 pub fn run(args: &ScalingArgs) -> Result<()> {
     if args.threads.contains(&0) {
         bail!("--threads: every count must be at least 1");
     }
-    if args.shards.contains(&0) || args.nodes == Some(0) || args.shard_threads == 0 {
-        bail!("--shards, --nodes and --shard-threads must be at least 1");
+    if args.shards.contains(&0) || args.nodes == Some(0) || args.shard_threads == 0 || args.pairs_times == 0 {
+        bail!("--shards, --nodes, --shard-threads and --pairs-times must be at least 1");
+    }
+    if !(args.efficiency > 0.0 && args.efficiency < 1.0) {
+        bail!("--efficiency {}: a share between 0 and 1 (0.85 is 85%)", args.efficiency);
     }
     for (name, value) in [("--shard-start", args.shard_start), ("--generation-start", args.generation_start)] {
         if !(value.is_finite() && value >= 0.0) {
@@ -86,6 +100,17 @@ pub fn run(args: &ScalingArgs) -> Result<()> {
         );
     }
     print!("{}", describe(&path.display().to_string(), &gens, args.time));
+    let gens = if args.pairs_times > 1 {
+        let more = repeated(&gens, args.pairs_times);
+        let per_gen = more.iter().map(|g| g.games.len()).sum::<usize>() / more.len();
+        println!(
+            "  replayed as {} times the game pairs: {per_gen} games a generation, each class of alike games {} times over",
+            args.pairs_times, args.pairs_times
+        );
+        more
+    } else {
+        gens
+    };
     println!();
     println!("predicted ({} game times, {} order):", clock_name(args.time), order_name(args.order));
     println!(
@@ -109,7 +134,7 @@ pub fn run(args: &ScalingArgs) -> Result<()> {
             args.generation_start
         );
         println!(
-            "{:>8} {:>8} {:>10} {:>9} {:>11} {:>13} {:>11} {:>13} {:>14}",
+            "{:>8} {:>8} {:>10} {:>9} {:>11} {:>13} {:>11} {:>13} {:>14} {:>12}",
             "shards",
             "cores",
             "games/s",
@@ -118,8 +143,10 @@ pub fn run(args: &ScalingArgs) -> Result<()> {
             "barrier tail",
             "sequential",
             "stolen a gen",
-            "without steal"
+            "without steal",
+            "fixed costs"
         );
+        let mut sizes = Vec::new();
         for &shards in &args.shards {
             let nodes = args.nodes.unwrap_or(shards);
             let cluster = Cluster {
@@ -129,8 +156,22 @@ pub fn run(args: &ScalingArgs) -> Result<()> {
             };
             let (p, stolen) = predict_cluster_stolen(&gens, cluster, args.time);
             let fixed = predict_cluster(&gens, Cluster { steal: false, ..cluster }, args.time);
+            let free = predict_cluster(&gens, Cluster::new(shards, args.shard_threads, nodes), args.time);
+            let size = Sizing::of(&p, &free, gens.len(), args.efficiency);
             // `row` starts with the prediction's threads: the cluster's cores.
-            println!("{shards:>8} {} {stolen:>13.1} {:>13.1}%", row(&p, &one), 100.0 * fixed.efficiency());
+            println!(
+                "{shards:>8} {} {stolen:>13.1} {:>13.1}% {:>11.1}%",
+                row(&p, &one),
+                100.0 * fixed.efficiency(),
+                100.0 * size.fixed_share
+            );
+            sizes.push((shards, size));
+        }
+        if args.shard_start > 0.0 || args.generation_start > 0.0 {
+            let work = one.one_thread_s / gens.len() as f64;
+            for (shards, size) in sizes {
+                println!("{}", size.line(shards, work, args.efficiency));
+            }
         }
     }
     for other in &args.against {
@@ -171,6 +212,67 @@ pub fn run(args: &ScalingArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A cluster row's fixed costs against its generation, and the generation it would take to
+/// reach an efficiency (a generation's time on the cores, fixed costs and all, a generation
+/// of the same games without them, and the efficiency without them).
+struct Sizing {
+    /// Fixed costs a generation (seconds): the prediction with them less the one without.
+    fixed_s: f64,
+    /// Their share of a generation's predicted time.
+    fixed_share: f64,
+    /// A generation's time without them, and the efficiency then (the order's losses only).
+    free_s: f64,
+    free_efficiency: f64,
+    /// How long a generation's games must last on the cluster for `efficiency`, the fixed
+    /// costs as they are (None: not even without fixed costs).
+    needed_s: Option<f64>,
+}
+
+impl Sizing {
+    fn of(with: &Prediction, without: &Prediction, gens: usize, efficiency: f64) -> Sizing {
+        let gens = gens.max(1) as f64;
+        let fixed_s = ((with.wall_s - without.wall_s) / gens).max(0.0);
+        let free_s = without.wall_s / gens;
+        let free_efficiency = without.efficiency();
+        // Efficiency with fixed costs F on games lasting T: e0 T / (T + F), e0 the efficiency
+        // without them; it reaches `efficiency` from T = F e / (e0 - e).
+        let needed_s = (free_efficiency > efficiency).then(|| fixed_s * efficiency / (free_efficiency - efficiency));
+        Sizing { fixed_s, fixed_share: fixed_s / (with.wall_s / gens).max(1e-12), free_s, free_efficiency, needed_s }
+    }
+
+    /// What the row says about the generation's length; `work` is a generation's seconds on
+    /// one core.
+    fn line(&self, shards: usize, work: f64, efficiency: f64) -> String {
+        let head = format!(
+            "{shards:>8} shards: fixed costs are {:.1}% of this generation ({:.2} s of {:.2} s a generation;",
+            100.0 * self.fixed_share,
+            self.fixed_s,
+            self.free_s + self.fixed_s
+        );
+        match self.needed_s {
+            Some(t) => {
+                let times = t / self.free_s.max(1e-12);
+                format!(
+                    "{head} its games last {:.2} s). For {:.0}%: games lasting {:.1} s a generation on these cores, \
+                     about {:.0} CPU-seconds of games ({:.1}x this generation's {:.0})",
+                    self.free_s,
+                    100.0 * efficiency,
+                    t,
+                    work * times,
+                    times,
+                    work
+                )
+            }
+            None => format!(
+                "{head} its games last {:.2} s). {:.0}% is out of reach at any length: {:.1}% without fixed costs",
+                self.free_s,
+                100.0 * efficiency,
+                100.0 * self.free_efficiency
+            ),
+        }
+    }
 }
 
 /// What a trace holds and what its run measured.

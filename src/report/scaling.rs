@@ -161,6 +161,29 @@ fn is_sequential(r: &TraceRow) -> bool {
     !r.is_game() && ![GAMES, WORKER, BACKGROUND_COMMIT, BACKGROUND_RESULTS].contains(&r.kind.as_str())
 }
 
+/// The generations as a config with `times` times the game pairs would play them: each
+/// generation's classes of alike games `times` times over, as new classes (games on other
+/// openings, drawn alike), so that the games and their classes grow as the pairs do. The
+/// sequential phases are kept as recorded.
+pub fn repeated(gens: &[Generation], times: usize) -> Vec<Generation> {
+    gens.iter()
+        .map(|g| {
+            let n = g.games.iter().map(|t| t.game + 1).max().unwrap_or(0);
+            let classes = g.games.iter().filter_map(|t| t.class).map(|c| c + 1).max().unwrap_or(0);
+            let games = (0..times.max(1))
+                .flat_map(|copy| {
+                    g.games.iter().map(move |t| GameTimes {
+                        game: copy * n + t.game,
+                        class: t.class.map(|c| copy * classes + c),
+                        ..*t
+                    })
+                })
+                .collect();
+            Generation { games, ..g.clone() }
+        })
+        .collect()
+}
+
 /// Where `threads` threads' time goes over the replayed generations (seconds).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Prediction {
@@ -557,6 +580,32 @@ mod tests {
         // and steals the short games after it, the first steals what is left after its long
         // game: 6 s (11 s of games on 2 cores, one of 4 s).
         assert_eq!(steal(8, 1, 2).0.wall_s, 6.0);
+    }
+
+    #[test]
+    fn repeated_generations_have_their_classes_again_as_new_classes() {
+        let gens = [gen_classes(&[1.0, 2.0, 3.0], &[0, 1, 0], 0.5)];
+        let three = repeated(&gens, 3);
+        let g = &three[0];
+        let seen: Vec<(usize, Option<usize>, f64)> = g.games.iter().map(|t| (t.game, t.class, t.cpu_s)).collect();
+        assert_eq!(
+            seen,
+            vec![
+                (0, Some(0), 1.0),
+                (1, Some(1), 2.0),
+                (2, Some(0), 3.0),
+                (3, Some(2), 1.0),
+                (4, Some(3), 2.0),
+                (5, Some(2), 3.0),
+                (6, Some(4), 1.0),
+                (7, Some(5), 2.0),
+                (8, Some(4), 3.0),
+            ]
+        );
+        assert_eq!(g.sequential_cpu_s, 0.5);
+        // On one thread: three times the games, the sequential phase once.
+        assert_eq!(predict(&three, 1, GameClock::Cpu, Order::ByClass).wall_s, 18.5);
+        assert_eq!(repeated(&gens, 1), gens.to_vec());
     }
 
     #[test]
