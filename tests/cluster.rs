@@ -26,6 +26,17 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new(BIN).args(args).envs(env.iter().copied()).output().expect("run evotune")
 }
 
+/// Starts evotune with these arguments and environment, its output piped.
+fn spawn<S: AsRef<std::ffi::OsStr>>(args: &[S], env: &[(&str, &str)]) -> std::process::Child {
+    Command::new(BIN)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start evotune")
+}
+
 fn text(out: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
@@ -120,14 +131,11 @@ fn outside_engine_shards_steal_give_the_local_result_and_leave_no_process() {
     let before = started(&pids);
     let shards: Vec<_> = (1..=3)
         .map(|i| {
-            Command::new(BIN)
-                .args(["cluster", "play", "--run", pop, "--shard", &format!("{i}/3")])
-                .args(["--threads", "1", "--engine-processes", "2"])
-                .envs(env.iter().copied())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
+            let shard = format!("{i}/3");
+            spawn(
+                &["cluster", "play", "--run", pop, "--shard", &shard, "--threads", "1", "--engine-processes", "2"],
+                &env,
+            )
         })
         .collect();
     for shard in shards {
@@ -162,18 +170,7 @@ fn ancestor_among(pid: u32, roots: &[u32]) -> Option<u32> {
 /// run, the engine processes (dial.py, listed in `pids`) alive under each: the most seen at
 /// once for each shard, in the order given, and each shard's output.
 fn most_engines_alive(shards: &[Vec<String>], env: &[(&str, &str)], pids: &Path) -> Vec<(usize, String)> {
-    let mut children: Vec<_> = shards
-        .iter()
-        .map(|args| {
-            Command::new(BIN)
-                .args(args)
-                .envs(env.iter().copied())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
+    let mut children: Vec<_> = shards.iter().map(|args| spawn(args, env)).collect();
     let roots: Vec<u32> = children.iter().map(|c| c.id()).collect();
     let mut most = vec![0; roots.len()];
     while children.iter_mut().any(|c| c.try_wait().unwrap().is_none()) {
