@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 use common::cli::{s, BIN};
-use common::runs::{evotune, micro_config, run_result, tiny_config, RunResult};
+use common::runs::{dial_config, evotune, micro_config, run_result, RunResult};
 
 /// The local run of the micro config (4 players, records on), `generations` long.
 fn local_run(dir: &Path, generations: u32) -> RunResult {
@@ -41,35 +41,15 @@ fn text(out: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
 
-/// A run whose individuals are an outside engine, tests/fixtures/engines/dial.py told its
-/// values by a file (`[outside]`): the tiny config, 8 individuals drawn at random (about half
-/// of them crash at their first move), games cut at 12 turns, the engine's defaults as the
-/// anchor, records kept. Named `dial`.
-fn dial_config(dir: &Path, generations: u32) -> PathBuf {
-    let schema = dir.join("dial-schema.toml");
-    std::fs::write(
-        &schema,
-        "name = \"dial\"\ngame = \"connect6\"\n[[param]]\nname = \"seed\"\ndefault = 0\nmin = 0\nmax = 1000\n\
-         [[param]]\nname = \"crash\"\ndefault = 0\nmin = 0\nmax = 1\nstep = 1\n",
+/// The dial.py run both outside-engine tests use ([`dial_config`]), told its values by a
+/// file, named `dial`.
+fn dial_by_file(dir: &Path, generations: u32) -> PathBuf {
+    dial_config(
+        dir,
+        generations,
+        "dial",
+        "command = \"python3 tests/fixtures/engines/dial.py --weights {weights}\"\nformat = \"lines\"\n",
     )
-    .unwrap();
-    let text = std::fs::read_to_string(tiny_config(dir, generations))
-        .unwrap()
-        .replace("mode = \"defaults\"", "mode = \"random\"")
-        .replace("records = false", "records = true")
-        .replace("max_turns = 120", "max_turns = 12");
-    assert!(text.contains("max_turns = 12") && text.contains("mode = \"random\""), "{text}");
-    let mut table: toml::Table = text.parse().unwrap();
-    table.remove("eval").expect("the config names its evaluation");
-    table.insert("name".into(), "dial".into());
-    let outside = format!(
-        "command = \"python3 tests/fixtures/engines/dial.py --weights {{weights}}\"\nformat = \"lines\"\nschema = {}\n",
-        toml::Value::String(s(&schema).into())
-    );
-    table.insert("outside".into(), toml::Value::Table(outside.parse().unwrap()));
-    let path = dir.join("dial.toml");
-    std::fs::write(&path, toml::to_string(&table).unwrap()).unwrap();
-    path
 }
 
 /// The processes listed in `pids` (dial.py's `DIAL_PIDS`, one id a line) that still run
@@ -98,7 +78,7 @@ fn started(pids: &Path) -> usize {
 #[test]
 fn outside_engine_shards_steal_give_the_local_result_and_leave_no_process() {
     let dir = tempfile::tempdir().unwrap();
-    let config = dial_config(dir.path(), 2);
+    let config = dial_by_file(dir.path(), 2);
     let pids = dir.path().join("pids");
     let env = [("DIAL_PIDS", s(&pids))];
     let checked = |args: &[&str], what: &str| {
@@ -204,7 +184,7 @@ fn most_engines_alive(shards: &[Vec<String>], env: &[(&str, &str)], pids: &Path)
 #[test]
 fn engine_processes_stay_capped_while_a_shard_steals() {
     let dir = tempfile::tempdir().unwrap();
-    let config = dial_config(dir.path(), 2);
+    let config = dial_by_file(dir.path(), 2);
     let pids = dir.path().join("pids");
     let env = [("DIAL_PIDS", s(&pids))];
     let out = dir.path().join("hand");

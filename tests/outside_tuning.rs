@@ -12,7 +12,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::cli::{ok, s, BIN};
-use common::runs::{result_of, tiny_config, tiny_config_of};
+use common::runs::{dial_config, result_of, tiny_config, tiny_config_of, with_outside};
 use evotune::ga::config::EvolveConfig;
 
 const DIAL: &str = "tests/fixtures/engines/dial.py";
@@ -28,15 +28,6 @@ fn roads_schema(dir: &Path) -> PathBuf {
 /// itself with the config's engine options.
 fn evotune_command(engine: &evotune::core::settings::EngineSettings) -> String {
     format!("{BIN} play --weights {{weights}} {}", engine.cli_args(false).join(" "))
-}
-
-/// `config` (a GA or SPSA config's text) with its evaluation replaced by `[outside]`.
-fn with_outside(config: &str, name: &str, outside: &str) -> String {
-    let mut table: toml::Table = config.parse().unwrap();
-    table.remove("eval").expect("the config names its evaluation");
-    table.insert("name".into(), name.into());
-    table.insert("outside".into(), toml::Value::Table(outside.parse().unwrap()));
-    toml::to_string(&table).unwrap()
 }
 
 /// An `[outside]` table of evotune itself tuned on `schema`.
@@ -178,29 +169,6 @@ fn a_schema_round_trips_through_a_run_to_a_table_evotune_loads() {
     assert!(json.contains("\"eval\": \"roads\""), "{json}");
 }
 
-/// A GA config for dial.py: 8 individuals drawn at random (about half of them crash), one
-/// generation of games cut at 12 turns, the engine's defaults as the anchor; game records
-/// kept.
-fn dial_config(dir: &Path, name: &str, how: &str) -> PathBuf {
-    let schema = dir.join("dial.toml");
-    std::fs::write(
-        &schema,
-        "name = \"dial\"\ngame = \"connect6\"\n[[param]]\nname = \"seed\"\ndefault = 0\nmin = 0\nmax = 1000\n\
-         [[param]]\nname = \"crash\"\ndefault = 0\nmin = 0\nmax = 1\nstep = 1\n",
-    )
-    .unwrap();
-    let base = std::fs::read_to_string(tiny_config(dir, 1))
-        .unwrap()
-        .replace("mode = \"defaults\"", "mode = \"random\"")
-        .replace("records = false", "records = true")
-        .replace("max_turns = 120", "max_turns = 12");
-    assert!(base.contains("max_turns = 12"));
-    let outside = format!("schema = {}\n{how}", toml::Value::String(s(&schema).into()));
-    let path = dir.join(format!("{name}.toml"));
-    std::fs::write(&path, with_outside(&base, name, &outside)).unwrap();
-    path
-}
-
 #[test]
 fn a_tuned_engine_is_told_its_values_and_its_crashes_are_its_losses() {
     let dir = tempfile::tempdir().unwrap();
@@ -212,7 +180,7 @@ fn a_tuned_engine_is_told_its_values_and_its_crashes_are_its_losses() {
     ];
     let mut results = Vec::new();
     for (name, how) in &ways {
-        let config = dial_config(dir.path(), name, how);
+        let config = dial_config(dir.path(), 1, name, how);
         let out = dir.path().join(name);
         ok(&["evolve", "--config", s(&config), "--out", s(&out), "--threads", "2", "--log"]);
         let records =

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use super::cli::BIN;
+use super::cli::{s, BIN};
 
 /// A small real run of the quick config's kind: 8 individuals in 2 groups, depth 1, a handful
 /// of generations, a short play-off and validation.
@@ -138,4 +138,39 @@ pub fn run_result(out: &Path, run: &str) -> RunResult {
         })
         .collect();
     RunResult { champions, history, checkpoints, state, records }
+}
+
+/// `config` (a GA or SPSA config's text) with its evaluation replaced by an `[outside]` table
+/// (`outside`, its text), the run named `name`.
+pub fn with_outside(config: &str, name: &str, outside: &str) -> String {
+    let mut table: toml::Table = config.parse().unwrap();
+    table.remove("eval").expect("the config names its evaluation");
+    table.insert("name".into(), name.into());
+    table.insert("outside".into(), toml::Value::Table(outside.parse().unwrap()));
+    toml::to_string(&table).unwrap()
+}
+
+/// A GA run whose individuals are tests/fixtures/engines/dial.py (two parameters: a seed, and
+/// whether it crashes): the tiny config, 8 individuals drawn at random (about half of them
+/// crash at their first move), games cut at 12 turns, the engine's defaults as the anchor,
+/// records kept. Named `name`; `how` is the rest of its `[outside]` table (the command and
+/// how the engine is told its values).
+pub fn dial_config(dir: &Path, generations: u32, name: &str, how: &str) -> PathBuf {
+    let schema = dir.join("dial-schema.toml");
+    std::fs::write(
+        &schema,
+        "name = \"dial\"\ngame = \"connect6\"\n[[param]]\nname = \"seed\"\ndefault = 0\nmin = 0\nmax = 1000\n\
+         [[param]]\nname = \"crash\"\ndefault = 0\nmin = 0\nmax = 1\nstep = 1\n",
+    )
+    .unwrap();
+    let base = std::fs::read_to_string(tiny_config(dir, generations))
+        .unwrap()
+        .replace("mode = \"defaults\"", "mode = \"random\"")
+        .replace("records = false", "records = true")
+        .replace("max_turns = 120", "max_turns = 12");
+    assert!(base.contains("max_turns = 12") && base.contains("mode = \"random\""), "{base}");
+    let outside = format!("schema = {}\n{how}", toml::Value::String(s(&schema).into()));
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, with_outside(&base, name, &outside)).unwrap();
+    path
 }
