@@ -85,6 +85,14 @@ impl ConnectGen {
             // The defender's block made threats of its own: the attacker must block them,
             // and goes on only with blocks that threaten again.
             self.counter_attacks(pos, forcing, &mut attacks);
+        } else if depth == 1 && ply > 0 && turn == forcing {
+            // The last attacking move of this iteration, below the root: only whether a move
+            // leaves threats one turn cannot stop matters, not the ranked list (the root
+            // keeps its list, which says whether deeper iterations have an attack at all).
+            // That is the horizon's check, which stops at the first such move and skips the
+            // pairs that cannot lift p + 1 threats; `found` is not read below the root.
+            self.vcdt_scratch[slot] = attacks;
+            return self.movegen.wins_next_turn(board);
         } else {
             self.movegen.threat_moves(board, forcing, &mut attacks);
         }

@@ -279,6 +279,14 @@ fn wins_next_turn_agrees_with_brute_force_on_random_positions() {
             // A generator that checked other positions before tries its last winning move
             // first: the answer is the same.
             assert_eq!(shared.wins_next_turn(&b), want, "{rules:?} (shared generator)\n{}", b.diagram());
+            // The threat-space search's last attacking move asks `wins_next_turn` in place of
+            // the ranked list of moves forcing the opponent's whole turn, whose first needing
+            // more than a turn was its answer: the two agree.
+            let p = rules.p as usize;
+            let mut listed = Vec::new();
+            gen.threat_moves(&b, p, &mut listed);
+            let first_wins = listed.first().is_some_and(|&(need, _)| need > p);
+            assert_eq!(first_wins, want, "{rules:?} (threat_moves, forcing {p})\n{}", b.diagram());
             checked += 1;
             wins += usize::from(want);
         }
