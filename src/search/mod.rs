@@ -190,8 +190,10 @@ pub struct CountedTime {
     pub start: Instant,
     /// Positions a second on each thread.
     pub nps: u64,
-    /// Positions counted before this thread's clock started (a helper thread joins its
-    /// main thread's search at the main thread's time).
+    /// Positions' worth of time counted besides this thread's own positions: before its
+    /// clock started (a helper thread joins its main thread's search at the main thread's
+    /// time), waiting for a helper ([`Clock::catch_up`]), and the work [`Clock::spend`]
+    /// counts.
     pub before: u64,
 }
 
@@ -308,6 +310,20 @@ impl Clock {
         self.stopped
     }
 
+    /// Counts `n` positions' worth of time on a clock counted in positions, for work that
+    /// costs more time than its positions (a threat-space search's positions) or visits none
+    /// (a move list); the wall clock sees that time anyway. The nodes and the node limit are
+    /// not touched. True when the search must stop (its deadline has passed).
+    pub fn spend(&mut self, n: u64) -> bool {
+        if let Some(c) = self.counted.as_mut() {
+            c.before = c.before.saturating_add(n);
+            if self.deadline.is_some_and(|d| self.now() >= d) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
     /// Takes the work [`Clock::charge`] counted back out of the nodes (after the part of
     /// the search it bounded).
     pub fn take_back_charged(&mut self) {
@@ -407,5 +423,34 @@ impl<G: Searchable> Engine<G> {
     /// searches order one list of moves (see [`Searcher::root_ranks`]).
     pub fn root_ranks(&mut self, samples: &[(G::Position, MoveOf<G>)]) -> Option<Vec<MoveRank>> {
         self.searcher.root_ranks(samples)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Clock;
+    use crate::core::limits::Limits;
+    use std::time::{Duration, Instant};
+
+    /// On a clock counted in positions, work spent moves the time on by its positions' worth
+    /// (1,000 at 100,000 a second: 10 ms) and stops the search past its deadline, without
+    /// touching the nodes; the wall clock's time is its own.
+    #[test]
+    fn spent_work_moves_only_a_counted_clock_on() {
+        let start = Instant::now();
+        let mut counted = Clock::unlimited();
+        counted.start(&Limits::time_ms(25), start, 100_000);
+        assert!(!counted.spend(1_000));
+        assert_eq!(counted.now(), start + Duration::from_millis(10));
+        assert_eq!(counted.nodes, 0);
+        assert!(!counted.spend(1_000), "20 ms of 25");
+        assert!(counted.spend(500), "25 ms of 25");
+        assert!(counted.stopped);
+
+        let mut wall = Clock::unlimited();
+        wall.start(&Limits::time_ms(25), start, 0);
+        assert!(!wall.spend(1_000_000));
+        assert!(wall.now() < start + Duration::from_secs(1));
+        assert_eq!((wall.nodes, wall.charged), (0, 0));
     }
 }

@@ -43,6 +43,16 @@ const FIRST_MOVE_QUIET_CHECK_FACTOR: u64 = 8;
 /// depth-3 game was slower than the same engine at 100 ms a move. From depth 5 the checks'
 /// own budgets bind, as before.
 const FIXED_DEPTH_CHECK_NODES: u64 = 1_000;
+/// What a position of the root checks' threat-space searches costs on a clock counted in
+/// positions, in positions of the main search: the counted rate is the main search's, and a
+/// threat-space position took about twice its time (thread CPU time per position, one thread
+/// at 25 ms a move on the balanced openings: main search 1,171 a ms, refutation check 517,
+/// threat-space check after the search 600). Counted as one, the checks had about twice the
+/// time on a counted clock that they had on the wall clock (docs/performance.md).
+const THREAT_SPACE_POSITION_COST: u64 = 2;
+/// What listing a move costs in the check for quiet moves on a clock counted in positions
+/// (measured as above: about 0.9 positions of the main search).
+const LISTED_MOVE_COST: u64 = 1;
 /// How much longer than its soft target a move may think when its best move changed in the
 /// last iteration, and how much shorter when it has stayed put for [`STABLE_ITERATIONS`].
 pub(super) const UNSTABLE_FACTOR: f64 = 1.5;
@@ -296,7 +306,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         charge_generation: bool,
     ) -> bool {
         let root = G::root(&mut self.gen, board, replies);
-        if charge_generation && self.clock.charge(replies.len() as u64) {
+        if self.count_listed(replies.len(), charge_generation) {
             return false;
         }
         if let Root::Decided(score) = root {
@@ -305,7 +315,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         for &reply in replies.iter() {
             let placed = board.play(reply);
             let root = G::root(&mut self.gen, board, answers);
-            if charge_generation && self.clock.charge(answers.len() as u64) {
+            if self.count_listed(answers.len(), charge_generation) {
                 board.undo(placed);
                 return false;
             }
@@ -321,11 +331,26 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         false
     }
 
+    /// Counts a move list of `listed` moves of the check for quiet moves: as positions with
+    /// `charge_generation`, else as time on a clock counted in positions
+    /// ([`LISTED_MOVE_COST`]). True when the search must stop.
+    fn count_listed(&mut self, listed: usize, charge_generation: bool) -> bool {
+        if charge_generation {
+            self.clock.charge(listed as u64)
+        } else {
+            self.clock.spend(listed as u64 * LISTED_MOVE_COST)
+        }
+    }
+
     /// Whether the opponent has a proven win by the threat-space search (within `check`'s
-    /// depth and positions) after `m`.
+    /// depth and positions) after `m`. A clock counted in positions counts the search's
+    /// positions at their cost ([`THREAT_SPACE_POSITION_COST`]); a verdict reached after
+    /// the deadline by that count is dropped, as the wall clock would have stopped the search.
     fn lets_opponent_win(&mut self, board: &mut G::Position, m: Move<G>, check: &EngineSettings) -> bool {
         let placed = board.play(m);
+        let before = self.clock.nodes;
         let refuted = T::has_proven_win(&mut self.gen, &mut self.clock, board, check);
+        self.clock.spend((self.clock.nodes - before) * (THREAT_SPACE_POSITION_COST - 1));
         board.undo(placed);
         refuted
     }
