@@ -289,9 +289,11 @@ pub struct EngineSettings {
     /// Count the time of a move (`time_ms`, and a game clock's share) in the positions each
     /// search thread visits, at this many a second, instead of on the wall clock: the search
     /// spends its time as it would on a core of its own at that speed, whatever the machine's
-    /// load, and on one thread a timed search is then deterministic. A stand-in for time on
-    /// free cores (2 threads at the same rate visit twice the positions of one in the same
-    /// time); 0: the wall clock. The PVS, alpha-beta and UCT searches (UCT counts playouts).
+    /// load, and on one thread a timed search is then deterministic. The root checks'
+    /// threat-space positions count twice and each move the check for quiet moves lists
+    /// once, as they cost on a real core. A stand-in for time on free cores (2 threads at the same rate
+    /// visit twice the positions of one in the same time); 0: the wall clock. The PVS,
+    /// alpha-beta and UCT searches (UCT counts playouts).
     #[arg(long, default_value_t = 0, value_parser = budget_range(), help_heading = "Limits")]
     // Left out of a written config at 0, so that earlier runs keep their hash.
     #[serde(default, skip_serializing_if = "is_zero")]
