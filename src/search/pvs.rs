@@ -59,18 +59,9 @@ pub(super) const UNSTABLE_FACTOR: f64 = 1.5;
 pub(super) const STABLE_FACTOR: f64 = 0.6;
 pub(super) const STABLE_ITERATIONS: u32 = 3;
 
-/// Late-move reductions and move-count pruning, for games whose nodes allow them
-/// ([`TreeGame::reducible_node`]: Gomoku). In Gomoku's self-play at 100 ms a move (counted)
-/// and against Rapfi at 300 ms these values were measured in docs/matches.md; the search
-/// reached about one turn deeper in the same time.
-/// Moves before this index of a node are searched at full depth.
+/// Late-move reductions start after this many moves of a node (the first is searched at
+/// full depth); how much and where is the game's ([`TreeGame::LATE_MOVES`](super::TreeGame::LATE_MOVES)).
 const REDUCE_FROM_MOVE: usize = 1;
-/// Nodes closer to the horizon than this reduce nothing (their children are leaves anyway).
-const REDUCE_FROM_DEPTH: i32 = 3;
-/// From this index on, a node off the principal variation reduces its quiet moves by two.
-const LATE_REDUCTION_MOVES: usize = 4;
-/// The moves searched one and two turns from the horizon (see [`move_count_limit`]).
-const PRUNE_AFTER: [usize; 2] = [5, 8];
 
 /// Node kinds as types (PV nodes may re-search; non-PV nodes use the table's cut-offs).
 pub(crate) trait NodeKind {
@@ -502,14 +493,16 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
             }
             let m = moves[i];
             // A late move of a quiet node: asked once a node whether it may be reduced.
-            let prunable = !N::PV && depth <= 2 && i >= move_count_limit(depth);
-            if ((i >= REDUCE_FROM_MOVE && depth >= REDUCE_FROM_DEPTH) || prunable) && reducible.is_none() {
+            let late_moves = G::LATE_MOVES;
+            let prunable = !N::PV && i >= late_moves.move_count_limit(depth);
+            let reduces = i >= REDUCE_FROM_MOVE && depth >= late_moves.reduce_from_depth;
+            if (reduces || prunable) && reducible.is_none() {
                 if let Some(placed) = on_board.take() {
                     board.undo(placed);
                 }
                 reducible = Some(G::reducible_node(&mut self.gen, board));
             }
-            let late = reducible == Some(true) && i >= REDUCE_FROM_MOVE && depth >= REDUCE_FROM_DEPTH;
+            let late = reducible == Some(true) && reduces;
             let placed = match on_board.take() {
                 Some(last) => board.replay(last, m),
                 None => board.play(m),
@@ -519,7 +512,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                 i += 1;
                 continue;
             }
-            let reduction = if late && G::quiet_move(board, m) { late_move_reduction::<N>(depth, i) } else { 0 };
+            let reduction = if late && G::quiet_move(board, m) { late_moves.reduction(N::PV, depth, i) } else { 0 };
             let score = if i == 0 {
                 -self.pvs::<N>(board, child_depth, -beta, -alpha, ply + 1)
             } else {
@@ -621,25 +614,4 @@ fn fixed_depth_check_budget(limits: &Limits) -> Option<u64> {
     let depth = limits.depth?;
     let growth = 4u64.saturating_pow(depth.max(1) - 1);
     Some(FIXED_DEPTH_CHECK_NODES.saturating_mul(growth))
-}
-
-/// How many turns shallower the `index`th move of a reducible node `depth` turns from the
-/// horizon is searched first, for a quiet move: one, two for the late moves of a node off
-/// the principal variation; the child keeps at least one turn.
-fn late_move_reduction<N: NodeKind>(depth: i32, index: usize) -> i32 {
-    let mut r = 1;
-    if !N::PV && index >= LATE_REDUCTION_MOVES {
-        r += 1;
-    }
-    r.min(depth - 2).max(0)
-}
-
-/// The moves of a node off the principal variation searched at all one and two turns from
-/// the horizon, where the node and the move are quiet (see [`TreeGame::reducible_node`]).
-fn move_count_limit(depth: i32) -> usize {
-    if depth <= 1 {
-        PRUNE_AFTER[0]
-    } else {
-        PRUNE_AFTER[1]
-    }
 }

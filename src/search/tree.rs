@@ -87,6 +87,11 @@ pub trait TreeGame: Searchable {
         false
     }
 
+    /// How the search reduces and prunes the late quiet moves of the nodes
+    /// [`reducible_node`](Self::reducible_node) allows. The default reduces and prunes
+    /// nothing and never asks (Connect6 and the others).
+    const LATE_MOVES: LateMoves = LateMoves::NONE;
+
     /// Whether the search may reduce (search shallower first) and prune the late moves of
     /// this interior node: a node where neither side threatens anything that forces the
     /// other's next move, so that a late move is a positional choice the generator ranked
@@ -109,6 +114,47 @@ pub trait TreeGame: Searchable {
     /// [`playable`](Self::playable) refuses, e.g. a move cut short by its winning stone).
     fn replayable(pos: &Self::Position, m: MoveOf<Self>) -> bool {
         Self::playable(pos, m)
+    }
+}
+
+/// A game's late-move reductions and move-count pruning ([`TreeGame::LATE_MOVES`]), for the
+/// quiet moves of the nodes [`TreeGame::reducible_node`] allows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LateMoves {
+    /// Nodes with fewer turns left than this reduce nothing.
+    pub reduce_from_depth: i32,
+    /// The `i`th move (from 1) of a node `d` turns from the horizon is searched first
+    /// `1 + ln(d) ln(i) / log_divisor` turns shallower off the principal variation, one turn
+    /// fewer (at least one) on it; the child keeps at least one turn, and a null-window
+    /// search at full depth follows when the reduced one beats alpha.
+    pub log_divisor: f64,
+    /// Off the principal variation, the moves searched at all one, two and three turns from
+    /// the horizon (the later quiet moves are skipped).
+    pub prune_after: [usize; 3],
+}
+
+impl LateMoves {
+    /// No reduction and no pruning.
+    pub const NONE: LateMoves =
+        LateMoves { reduce_from_depth: i32::MAX, log_divisor: 1.0, prune_after: [usize::MAX; 3] };
+
+    /// How many turns shallower the `index`th move (from 1) of a node `depth` turns from the
+    /// horizon is searched first.
+    pub fn reduction(&self, pv: bool, depth: i32, index: usize) -> i32 {
+        let log = ((depth as f64).ln() * (index as f64).ln() / self.log_divisor) as i32;
+        let r = if pv { (log - 1).max(1) } else { 1 + log };
+        r.min(depth - 2).max(0)
+    }
+
+    /// The moves of a node off the principal variation searched at all `depth` turns from
+    /// the horizon (every move beyond three turns).
+    pub fn move_count_limit(&self, depth: i32) -> usize {
+        match depth {
+            ..=1 => self.prune_after[0],
+            2 => self.prune_after[1],
+            3 => self.prune_after[2],
+            _ => usize::MAX,
+        }
     }
 }
 
@@ -338,5 +384,35 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         moves: &mut Vec<MoveOf<G>>,
     ) -> bool {
         G::generate_stage(&mut self.gen, pos, depth, stage, moves)
+    }
+}
+
+#[cfg(test)]
+mod late_moves_tests {
+    use super::LateMoves;
+
+    const GOMOKU_LIKE: LateMoves = LateMoves { reduce_from_depth: 3, log_divisor: 1.0, prune_after: [4, 6, 8] };
+
+    #[test]
+    fn reductions_grow_with_depth_and_index_and_leave_the_child_a_turn() {
+        let l = GOMOKU_LIKE;
+        // ln 3 ln 1 = 0: one turn off the PV, one on it.
+        assert_eq!(l.reduction(false, 3, 1), 1);
+        assert_eq!(l.reduction(true, 3, 1), 1);
+        // ln 10 ln 8 = 4.79: 5 off the PV, 3 on it.
+        assert_eq!(l.reduction(false, 10, 8), 5);
+        assert_eq!(l.reduction(true, 10, 8), 3);
+        // At depth 4 the child (3 turns) keeps at least one: at most 2.
+        assert_eq!(l.reduction(false, 4, 11), 2);
+        // Two turns from the horizon nothing is left to reduce.
+        assert_eq!(l.reduction(false, 2, 11), 0);
+    }
+
+    #[test]
+    fn move_counts_prune_up_to_three_turns_from_the_horizon() {
+        let l = GOMOKU_LIKE;
+        assert_eq!([0, 1, 2, 3, 4].map(|d| l.move_count_limit(d)), [4, 4, 6, 8, usize::MAX]);
+        assert_eq!([1, 2, 3].map(|d| LateMoves::NONE.move_count_limit(d)), [usize::MAX; 3]);
+        assert_eq!(LateMoves::NONE.reduce_from_depth, i32::MAX);
     }
 }
