@@ -26,6 +26,12 @@ const QUIET_CHECK_SHARE: f64 = 0.3;
 /// most positions). With the whole move it could, on a short or loaded clock, leave no time
 /// for the main search, which then played the generator's first move unsearched.
 const REFUTATION_CHECK_SHARE: f64 = 0.3;
+/// Both checks' shares when helper threads search too. The threads split each check's moves,
+/// so a smaller share still checks about as many, and the main search, where a second
+/// thread pays most, starts sooner: two threads against one at 50 ms a move on two idle cores, 1,236 games, scored
+/// pair Elo +53.5 (+37 .. +70) with 0.15 and 0.15 against about +38 with 0.3 and 0.3
+/// (docs/performance.md). One thread keeps the shares above.
+const CHECK_SHARE_WITH_HELPERS: f64 = 0.15;
 /// The positions the whole check for quiet moves may visit, in units of its budget per
 /// threat-space search: without a clock (fixed depth or nodes) nothing else bounds it, and
 /// in sharp positions it visits hundreds of thousands. 24 searches of 3,000 positions take
@@ -129,7 +135,11 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         // the quiet check's move generation counts in it.
         let mut fixed_depth_left = fixed_depth_check_budget(limits);
         if self.settings.vcdt_depth > 0 && self.settings.refutation_nodes > 0 && root_moves.len() > 1 {
-            let outer = self.clock.narrow(start, REFUTATION_CHECK_SHARE, fixed_depth_left.unwrap_or(u64::MAX));
+            let outer = self.clock.narrow(
+                start,
+                self.root_check_share(REFUTATION_CHECK_SHARE),
+                fixed_depth_left.unwrap_or(u64::MAX),
+            );
             let used = self.set_aside_refuted(board, &mut root_moves);
             self.clock.widen(outer);
             if self.clock.stopped {
@@ -147,7 +157,11 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                 QUIET_CHECK_SEARCHES
             };
             let budget = self.settings.quiet_refutation_nodes.saturating_mul(searches);
-            let outer = self.clock.narrow(start, QUIET_CHECK_SHARE, budget.min(fixed_depth_left.unwrap_or(u64::MAX)));
+            let outer = self.clock.narrow(
+                start,
+                self.root_check_share(QUIET_CHECK_SHARE),
+                budget.min(fixed_depth_left.unwrap_or(u64::MAX)),
+            );
             self.set_aside_quietly_refuted(board, &mut root_moves, fixed_depth_left.is_some());
             self.clock.widen(outer);
             // The budget counted the move lists; the search reports the positions it visited.
@@ -265,6 +279,15 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
             board.undo(placed);
             refuted
         });
+    }
+
+    /// A root check's share of the move's time: smaller when helper threads split the check.
+    fn root_check_share(&self, one_thread: f64) -> f64 {
+        if self.helpers.is_empty() {
+            one_thread
+        } else {
+            CHECK_SHARE_WITH_HELPERS
+        }
     }
 
     /// Keeps the moves `refuted` does not refute, unless it refutes them all; the moves are
