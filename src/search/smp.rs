@@ -518,6 +518,34 @@ mod tests {
         assert_eq!(one.3, 0);
     }
 
+    /// With helper threads the root checks get a smaller share of the move
+    /// (`CHECK_SHARE_WITH_HELPERS`, 15%) and still catch a known losing move: in the position
+    /// of the search tests' quiet refutation (a game against Cloudict, its table), two threads
+    /// at 200 ms counted at 1,140,000 positions a second play `l9k10` without the check for
+    /// quiet moves and set it aside with it (in 30 ms of checks, split between the threads).
+    /// Each thread's time is its positions, so the answer does not depend on the load.
+    #[test]
+    fn two_threads_set_aside_a_quietly_refuted_move_within_their_smaller_share() {
+        let connect6 = crate::registry::find("connect6").unwrap();
+        let table = crate::player::load_weights("weights/connect6-versus-cloudict.toml", None, connect6).unwrap().0;
+        let best = |quiet_refutation_nodes: u64| {
+            let settings = EngineSettings {
+                search_threads: 2,
+                clock_nps: 1_140_000,
+                quiet_refutation_nodes,
+                ..EngineSettings::default()
+            };
+            let mut engine = crate::search::Engine::<Connect6>::new(settings, &table);
+            let mut board = board_from_record_moves(Rules::CONNECT6, &["m7", "k7k8", "l8j10", "j9k9"]).unwrap();
+            let result = engine.search(&mut board, &crate::core::limits::Limits::time_ms(200));
+            move_to_record(Rules::CONNECT6, result.best.stones())
+        };
+        assert_eq!(best(0), "l9k10");
+        for _ in 0..3 {
+            assert_ne!(best(3_000), "l9k10");
+        }
+    }
+
     /// A timed search on a clock counted in positions: `(nodes, move, depth, elapsed)`.
     fn counted_search(threads: usize) -> (u64, String, u32, std::time::Duration) {
         let weights = crate::games::connect::eval::CONNECT6_ROADS.defaults();
