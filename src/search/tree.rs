@@ -92,10 +92,10 @@ pub trait TreeGame: Searchable {
     /// nothing and never asks (Connect6 and the others).
     const LATE_MOVES: LateMoves = LateMoves::NONE;
 
-    /// Whether the search may reduce (search shallower first) and prune the late moves of
-    /// this interior node: a node where neither side threatens anything that forces the
-    /// other's next move, so that a late move is a positional choice the generator ranked
-    /// low. Asked at most once a node, before its first late move. The default, no, keeps a
+    /// Whether the search may reduce (search shallower first) and prune the late quiet moves
+    /// of this interior node: a node where a late quiet move is a choice the generator ranked
+    /// low, not the one answer that must be tried (Gomoku: no side has a four). Asked at most
+    /// once a node, before its first late move. The default, no, keeps a
     /// game's tree exactly as it was (Connect6 and the others).
     fn reducible_node(gen: &mut Self::Gen, pos: &Self::Position) -> bool {
         let _ = (gen, pos);
