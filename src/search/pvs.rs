@@ -27,10 +27,10 @@ const QUIET_CHECK_SHARE: f64 = 0.3;
 /// for the main search, which then played the generator's first move unsearched.
 const REFUTATION_CHECK_SHARE: f64 = 0.3;
 /// Both checks' shares when helper threads search too. The threads split each check's moves,
-/// so a smaller share still checks about as many, and the main search, where a second
-/// thread pays most, starts sooner: two threads against one at 50 ms a move on two idle cores, 1,236 games, scored
-/// pair Elo +53.5 (+37 .. +70) with 0.15 and 0.15 against about +38 with 0.3 and 0.3
-/// (docs/performance.md). One thread keeps the shares above.
+/// so a smaller share still checks about as many, and the main search, where a second thread
+/// pays most, starts sooner: two threads against one at 50 ms a move on two idle cores scored
+/// pair Elo +55.0 (+43 .. +67) over 2,472 games with 0.15 and 0.15, against +38.4 over 1,236
+/// with 0.3 and 0.3 (docs/performance.md). One thread keeps the shares above.
 const CHECK_SHARE_WITH_HELPERS: f64 = 0.15;
 /// The positions the whole check for quiet moves may visit, in units of its budget per
 /// threat-space search: without a clock (fixed depth or nodes) nothing else bounds it, and
@@ -523,7 +523,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                 if let Some(placed) = on_board.take() {
                     board.undo(placed);
                 }
-                reducible = Some(G::reducible_node(&mut self.gen, board));
+                reducible = Some(G::reducible_node(board));
             }
             let late = reducible == Some(true) && reduces;
             let placed = match on_board.take() {

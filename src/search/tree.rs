@@ -97,8 +97,8 @@ pub trait TreeGame: Searchable {
     /// low, not the one answer that must be tried (Gomoku: no side has a four). Asked at most
     /// once a node, before its first late move. The default, no, keeps a
     /// game's tree exactly as it was (Connect6 and the others).
-    fn reducible_node(gen: &mut Self::Gen, pos: &Self::Position) -> bool {
-        let _ = (gen, pos);
+    fn reducible_node(pos: &Self::Position) -> bool {
+        let _ = pos;
         false
     }
 

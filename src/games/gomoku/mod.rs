@@ -436,7 +436,7 @@ impl TreeGame for Gomoku {
     /// (docs/matches.md, "Reductions that grow with depth and move index").
     const LATE_MOVES: LateMoves = LateMoves { reduce_from_depth: 3, log_divisor: 1.0, prune_after: [4, 6, 8] };
 
-    fn reducible_node(_gen: &mut ConnectGen, pos: &GomokuBoard) -> bool {
+    fn reducible_node(pos: &GomokuBoard) -> bool {
         movegen::reducible_node(&pos.board)
     }
 
