@@ -335,7 +335,14 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
             }
             let wins = match root {
                 Root::Decided(score) => score < 0,
-                Root::Open => answers.iter().all(|&a| !self.clock.stopped && self.lets_opponent_win(board, a, check)),
+                Root::Open => T::every_answer_loses(
+                    &mut self.gen,
+                    &mut self.clock,
+                    board,
+                    answers,
+                    check,
+                    &mut charge_threat_space_positions,
+                ),
             };
             board.undo(placed);
             if wins || self.clock.stopped {
@@ -364,7 +371,8 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         let placed = board.play(m);
         let before = self.clock.nodes;
         let refuted = T::has_proven_win(&mut self.gen, &mut self.clock, board, check);
-        self.clock.spend((self.clock.nodes - before) * (THREAT_SPACE_POSITION_COST - 1));
+        let positions = self.clock.nodes - before;
+        charge_threat_space_positions(&mut self.clock, positions);
         board.undo(placed);
         refuted
     }
@@ -616,6 +624,12 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         }
         pv
     }
+}
+
+/// Counts a root check's threat-space positions on a clock counted in positions at their
+/// cost ([`THREAT_SPACE_POSITION_COST`]: the search counted each once already).
+fn charge_threat_space_positions(clock: &mut super::Clock, positions: u64) {
+    clock.spend(positions * (THREAT_SPACE_POSITION_COST - 1));
 }
 
 /// Whether a search of `limits` follows the time plan of `later_time_share`: a fixed time per
