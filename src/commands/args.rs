@@ -233,7 +233,7 @@ pub struct SideArgs {
     /// Any other engine option of player A, as `[engine]` names it: `--a-engine killers=0
     /// --a-engine singles=8` (repeatable; options: tt_mib, singles, seconds, width, uct_c,
     /// vcdt_depth, vcdt_nodes, killers, horizon_wins, refutation_nodes,
-    /// quiet_refutation_nodes, quiet_zones, search_threads, clock_nps, later_time_share; docs/config.md
+    /// quiet_refutation_nodes, search_threads, clock_nps, later_time_share; docs/config.md
     /// explains them).
     #[arg(long, value_name = "KEY=VALUE")]
     pub a_engine: Vec<EngineOption>,

@@ -134,14 +134,6 @@ fn default_quiet_refutation_nodes() -> u64 {
     3_000
 }
 
-fn default_quiet_zones() -> bool {
-    true
-}
-
-fn is_default_quiet_zones(on: &bool) -> bool {
-    *on == default_quiet_zones()
-}
-
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
@@ -286,15 +278,6 @@ pub struct EngineSettings {
     // Left out of a written config when off, so that earlier runs keep their hash.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub quiet_refutation_nodes: u64,
-    /// The check for quiet moves keeps each threat-space win it finds against one answer and
-    /// replays it on the other answers that lie outside its relevance zone (the cells it read)
-    /// before searching them: most answers to a building move do not touch the attack, and a
-    /// replay costs a few positions where a search costs thousands. `false`: every answer is
-    /// searched.
-    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
-    // Left out of a written config at its default, so that earlier runs keep their hash.
-    #[serde(default = "default_quiet_zones", skip_serializing_if = "is_default_quiet_zones")]
-    pub quiet_zones: bool,
     /// Threads searching one position (PVS only): the threads share one table and share
     /// out each iteration's root moves, so that they complete each iteration together. With more
     /// than 1 a search's result depends on timing (not reproducible, even at a fixed depth);
@@ -347,7 +330,6 @@ impl Default for EngineSettings {
             horizon_wins: default_horizon_wins(),
             refutation_nodes: default_refutation_nodes(),
             quiet_refutation_nodes: default_quiet_refutation_nodes(),
-            quiet_zones: default_quiet_zones(),
             search_threads: 1,
             clock_nps: 0,
             later_time_share: one_share(),
@@ -370,7 +352,7 @@ pub struct SideOverrides {
 
 /// The engine options `--a-engine KEY=VALUE` may set: limits, search and evaluation have
 /// flags of their own.
-const OPTION_KEYS: [&str; 15] = [
+const OPTION_KEYS: [&str; 14] = [
     "tt_mib",
     "singles",
     "seconds",
@@ -382,7 +364,6 @@ const OPTION_KEYS: [&str; 15] = [
     "horizon_wins",
     "refutation_nodes",
     "quiet_refutation_nodes",
-    "quiet_zones",
     "search_threads",
     "clock_nps",
     "later_time_share",
@@ -476,10 +457,6 @@ impl EngineOption {
             "search_threads" => settings.search_threads = number(self)?,
             "clock_nps" => settings.clock_nps = number(self)?,
             "later_time_share" => settings.later_time_share = share_value(&self.value)?,
-            "quiet_zones" => {
-                settings.quiet_zones =
-                    self.value.parse().map_err(|_| format!("{} = {}: expected true or false", self.key, self.value))?
-            }
             "horizon_wins" => {
                 settings.horizon_wins =
                     self.value.parse().map_err(|_| format!("{} = {}: expected true or false", self.key, self.value))?
@@ -655,7 +632,6 @@ impl EngineSettings {
             ("--refutation-nodes", self.refutation_nodes.to_string(), d.refutation_nodes.to_string()),
             ("--quiet-refutation-nodes", self.quiet_refutation_nodes.to_string(), d.quiet_refutation_nodes.to_string()),
             ("--horizon-wins", self.horizon_wins.to_string(), d.horizon_wins.to_string()),
-            ("--quiet-zones", self.quiet_zones.to_string(), d.quiet_zones.to_string()),
             ("--uct-c", self.uct_c.to_string(), d.uct_c.to_string()),
             ("--search-threads", self.search_threads.to_string(), d.search_threads.to_string()),
             ("--clock-nps", self.clock_nps.to_string(), d.clock_nps.to_string()),
@@ -685,7 +661,6 @@ impl EngineSettings {
         t.insert("horizon_wins".into(), toml::Value::Boolean(self.horizon_wins));
         t.insert("refutation_nodes".into(), int(self.refutation_nodes));
         t.insert("quiet_refutation_nodes".into(), int(self.quiet_refutation_nodes));
-        t.insert("quiet_zones".into(), toml::Value::Boolean(self.quiet_zones));
         t
     }
 

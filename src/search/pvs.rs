@@ -335,14 +335,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
             }
             let wins = match root {
                 Root::Decided(score) => score < 0,
-                Root::Open => T::every_answer_loses(
-                    &mut self.gen,
-                    &mut self.clock,
-                    board,
-                    answers,
-                    check,
-                    &mut charge_threat_space_positions,
-                ),
+                Root::Open => answers.iter().all(|&a| !self.clock.stopped && self.lets_opponent_win(board, a, check)),
             };
             board.undo(placed);
             if wins || self.clock.stopped {
@@ -371,8 +364,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         let placed = board.play(m);
         let before = self.clock.nodes;
         let refuted = T::has_proven_win(&mut self.gen, &mut self.clock, board, check);
-        let positions = self.clock.nodes - before;
-        charge_threat_space_positions(&mut self.clock, positions);
+        self.clock.spend((self.clock.nodes - before) * (THREAT_SPACE_POSITION_COST - 1));
         board.undo(placed);
         refuted
     }
@@ -626,12 +618,6 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     }
 }
 
-/// Counts a root check's threat-space positions on a clock counted in positions at their
-/// cost ([`THREAT_SPACE_POSITION_COST`]: the search counted each once already).
-fn charge_threat_space_positions(clock: &mut super::Clock, positions: u64) {
-    clock.spend(positions * (THREAT_SPACE_POSITION_COST - 1));
-}
-
 /// Whether a search of `limits` follows the time plan of `later_time_share`: a fixed time per
 /// move alone (under a game clock the time manager plans, and depth or node limits are
 /// not time).
@@ -651,166 +637,4 @@ fn fixed_depth_check_budget(limits: &Limits) -> Option<u64> {
     let depth = limits.depth?;
     let growth = 4u64.saturating_pow(depth.max(1) - 1);
     Some(FIXED_DEPTH_CHECK_NODES.saturating_mul(growth))
-}
-
-#[cfg(test)]
-mod tests {
-    use std::time::Instant;
-
-    use crate::core::game::Position;
-    use crate::core::limits::Limits;
-    use crate::core::settings::EngineSettings;
-    use crate::games::connect::notation::{board_from_record_moves, move_to_record};
-    use crate::games::connect::{Board, Connect6, Rules};
-    use crate::search::{Searchable, Searcher};
-
-    type Search = <Connect6 as Searchable>::Searcher;
-
-    fn versus_cloudict(settings: EngineSettings) -> Search {
-        let connect6 = crate::registry::find("connect6").unwrap();
-        let table = crate::player::load_weights("weights/connect6-versus-cloudict.toml", None, connect6).unwrap().0;
-        Search::new(settings, &table)
-    }
-
-    /// What the check for quiet moves says of each root move the refutation check keeps
-    /// (`None`: not reached), and the positions it visited: without a clock (each
-    /// threat-space search within `nodes`), or with `time_ms`, on a clock counted at
-    /// 1,140,000 positions a second, within the check's share of that time and its budget of
-    /// positions, as in a game.
-    pub(crate) fn quiet_verdicts(
-        moves: &[&str],
-        nodes: u64,
-        zones: bool,
-        time_ms: Option<u64>,
-    ) -> (Vec<String>, Vec<Option<bool>>, u64) {
-        let settings = EngineSettings {
-            quiet_refutation_nodes: nodes,
-            quiet_zones: zones,
-            clock_nps: if time_ms.is_some() { 1_140_000 } else { 0 },
-            ..EngineSettings::default()
-        };
-        let mut search = versus_cloudict(settings.clone());
-        let mut board = board_from_record_moves(Rules::CONNECT6, moves).unwrap();
-        let mut root_moves = Vec::new();
-        search.root(&board, &mut root_moves);
-        search.clock = crate::search::Clock::unlimited();
-        search.set_aside_refuted(&mut board, &mut root_moves);
-        let start = Instant::now();
-        let limits = Limits { time_ms, ..Limits::default() };
-        search.clock.start(&limits, start, settings.clock_nps);
-        let outer = time_ms.map(|_| {
-            search.clock.narrow(start, super::QUIET_CHECK_SHARE, nodes.saturating_mul(super::QUIET_CHECK_SEARCHES))
-        });
-        let check = EngineSettings { vcdt_nodes: nodes, ..settings };
-        let checked = search.check_root_moves(
-            &mut board,
-            &root_moves,
-            move |engine, board: &mut Board, m| {
-                let placed = Position::play(board, m);
-                let (mut replies, mut answers) = (Vec::new(), Vec::new());
-                let refuted = engine.has_quiet_win(board, &check, &mut replies, &mut answers, false);
-                Position::undo(board, placed);
-                refuted
-            },
-            false,
-        );
-        if let Some(outer) = outer {
-            search.clock.widen(outer);
-        }
-        let names = root_moves.iter().map(|m| move_to_record(Rules::CONNECT6, m.stones())).collect();
-        (names, checked.verdicts, search.clock.nodes)
-    }
-
-    /// Positions of the check's tests: the tests' building-move refutation (tests/search.rs),
-    /// the bench's middle games, and a few quiet openings.
-    const POSITIONS: [&[&str]; 6] = [
-        &["m7", "k7k8", "l8j10", "j9k9"],
-        &["j10", "k11k9", "h8l12"],
-        &["j10", "k11k9", "h10i9"],
-        &["l12", "k10j11", "m11m12", "j12m10", "n12p12", "o12j10"],
-        &["l7", "i6j6", "k8l8", "l6k6", "h6m6", "j9j8"],
-        &["l12", "k10j11", "k13m13", "m12l13", "j10k11", "i9n14"],
-    ];
-
-    /// With relevance zones the check's verdict on every root move is the verdict without
-    /// them, when both finish (no clock): a kept proof is replayed on an answer only where it
-    /// holds, and an answer it does not refute is searched as before. It visits fewer
-    /// positions.
-    #[test]
-    fn zones_keep_the_quiet_checks_verdicts_and_save_positions() {
-        let (mut with, mut without) = (0, 0);
-        for moves in POSITIONS {
-            let off = quiet_verdicts(moves, 300, false, None);
-            let on = quiet_verdicts(moves, 300, true, None);
-            assert_eq!(on.0, off.0, "{moves:?}: the refutation check kept other moves");
-            assert_eq!(on.1, off.1, "{moves:?}: the verdicts differ");
-            assert!(on.2 <= off.2, "{moves:?}: {} positions with zones, {} without", on.2, off.2);
-            (with, without) = (with + on.2, without + off.2);
-        }
-        assert!(with < without, "no position saved: {with} against {without}");
-    }
-
-    /// Measures the zones' saving on the positions of game records (`ZONE_RECORDS`, JSONL with
-    /// `moves` and `opening_moves`), every position from the first move after the opening:
-    /// `cargo test --release --lib zone_saving -- --ignored --nocapture`.
-    #[test]
-    #[ignore]
-    fn zone_saving() {
-        let path = std::env::var("ZONE_RECORDS").expect("ZONE_RECORDS: a JSONL file of game records");
-        let limit: usize = std::env::var("ZONE_POSITIONS").ok().and_then(|n| n.parse().ok()).unwrap_or(60);
-        let time_ms: u64 = std::env::var("ZONE_TIME_MS").ok().and_then(|n| n.parse().ok()).unwrap_or(833);
-        let text = std::fs::read_to_string(path).unwrap();
-        let mut positions = Vec::new();
-        for line in text.lines() {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let moves: Vec<String> =
-                v["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
-            let from = v["opening_moves"].as_u64().unwrap_or(2) as usize;
-            for n in from..moves.len().saturating_sub(1) {
-                positions.push(moves[..n].to_vec());
-            }
-        }
-        let step = (positions.len() / limit).max(1);
-        let mut totals = [0u64; 8];
-        for moves in positions.iter().step_by(step).take(limit) {
-            let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-            let full_off = quiet_verdicts(&moves, 3_000, false, None);
-            let full_on = quiet_verdicts(&moves, 3_000, true, None);
-            let timed_off = quiet_verdicts(&moves, 3_000, false, Some(time_ms));
-            let timed_on = quiet_verdicts(&moves, 3_000, true, Some(time_ms));
-            let reached = |v: &[Option<bool>]| v.iter().filter(|v| v.is_some()).count() as u64;
-            let refuted = |v: &[Option<bool>]| v.iter().filter(|v| **v == Some(true)).count() as u64;
-            let row = [
-                full_off.2,
-                full_on.2,
-                reached(&timed_off.1),
-                reached(&timed_on.1),
-                refuted(&full_off.1),
-                refuted(&full_on.1),
-                refuted(&timed_off.1),
-                refuted(&timed_on.1),
-            ];
-            println!(
-                "{:>3} moves={} root={} full_nodes off/on {}/{} timed_reached off/on {}/{} refuted full off/on {}/{} timed off/on {}/{}",
-                moves.len(),
-                moves.join(","),
-                full_off.1.len(),
-                row[0],
-                row[1],
-                row[2],
-                row[3],
-                row[4],
-                row[5],
-                row[6],
-                row[7]
-            );
-            if full_off.1 != full_on.1 {
-                println!("    verdicts differ: off {:?} on {:?} moves {:?}", full_off.1, full_on.1, full_off.0);
-            }
-            for (t, r) in totals.iter_mut().zip(row) {
-                *t += r;
-            }
-        }
-        println!("totals: {totals:?}");
-    }
 }

@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use super::pool::Helper;
 use super::smp::{HelperDone, HelperThread};
 use super::{mcts, tt, Clock, Exact, MoveRank, Root, SearchResult, Searchable, Searcher, UndoOf, MAX_PLY};
-use crate::core::game::{GameMove, MoveOf, Position};
+use crate::core::game::{GameMove, MoveOf};
 use crate::core::limits::Limits;
 use crate::core::settings::{EngineSettings, SearchKind};
 use crate::core::weights::Weights;
@@ -182,32 +182,6 @@ pub trait Tactics<G: TreeGame>: 'static {
 
     /// Whether the side to move has a proven win.
     fn has_proven_win(gen: &mut G::Gen, clock: &mut Clock, pos: &mut G::Position, settings: &EngineSettings) -> bool;
-
-    /// Whether the opponent of the side to move has a proven win after each of `answers`
-    /// (moves of the side to move), answer by answer until one is not refuted or the clock
-    /// stops; `charge` is called with each search's positions. The check for quiet moves
-    /// asks it for every reply it tries. A game may share one proof among answers that do not
-    /// touch it (Connect6's relevance zones); the default searches each answer.
-    fn every_answer_loses(
-        gen: &mut G::Gen,
-        clock: &mut Clock,
-        pos: &mut G::Position,
-        answers: &[MoveOf<G>],
-        settings: &EngineSettings,
-        charge: &mut dyn FnMut(&mut Clock, u64),
-    ) -> bool {
-        answers.iter().all(|&a| {
-            if clock.stopped {
-                return false;
-            }
-            let placed = pos.play(a);
-            let before = clock.nodes;
-            let refuted = Self::has_proven_win(gen, clock, pos, settings);
-            charge(clock, clock.nodes - before);
-            pos.undo(placed);
-            refuted
-        })
-    }
 }
 
 /// The tactics of a game without a threat-space search: nothing is ever proven.

@@ -12,7 +12,6 @@ pub mod protocol;
 pub mod search;
 pub mod sgf;
 pub mod vcdt;
-pub mod vcdt_proof;
 
 pub use board::{Board, Cell, Colour, Rules};
 pub use game::{make_move, unmake_move, Connect6};

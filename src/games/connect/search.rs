@@ -8,14 +8,12 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::core::game::Evaluate;
 use crate::core::game::Game;
-use crate::core::game::Position;
 use crate::core::settings::EngineSettings;
 use crate::core::weights::Weights;
 use crate::games::connect::board::{Board, Cell, Rules};
 use crate::games::connect::eval::{self, Evaluator};
 use crate::games::connect::game::{side_of, Connect6, ConnectGame, ConnectPosition};
 use crate::games::connect::movegen::{Move, MoveGen, MoveGenConfig, MoveScoring, Situation, ThreatSet};
-use crate::games::connect::vcdt_proof::ThreatProof;
 use crate::search::mcts::{for_first, win_probability};
 use crate::search::{Clock, Exact, Playouts, Root, Searchable, Tactics, TreeGame, TreeSearch, MATE, MAX_PLY};
 
@@ -47,9 +45,6 @@ pub struct ConnectGen {
     /// forced answers by rank, and quiet cells by rank.
     pub(crate) ranked_moves: Vec<(i32, Move)>,
     pub(crate) ranked_cells: Vec<(i32, Cell)>,
-    /// Where the threat-space search records the win it finds, when asked to (the check for
-    /// quiet moves replays it on the defender's other answers); `None`: nothing is recorded.
-    pub(crate) proof: Option<ThreatProof>,
 }
 
 impl ConnectGen {
@@ -68,7 +63,6 @@ impl ConnectGen {
             cell_order: 0,
             ranked_moves: Vec::new(),
             ranked_cells: Vec::new(),
-            proof: None,
         }
     }
 
@@ -284,80 +278,6 @@ where
     ) -> bool {
         gen.vcdt(clock, pos, settings.vcdt_depth, settings.vcdt_nodes).is_some()
     }
-
-    /// With `quiet_zones`, each win found is kept with its relevance zone, and an answer that
-    /// avoids a kept proof's zone (and makes no threat) has that proof replayed on it before
-    /// any search: see [`crate::games::connect::vcdt_proof`]. A replay that fails leaves the
-    /// answer to the search, so every answer a search alone refutes is refuted here too.
-    fn every_answer_loses(
-        gen: &mut ConnectGen,
-        clock: &mut Clock,
-        pos: &mut G::Position,
-        answers: &[Move],
-        settings: &EngineSettings,
-        charge: &mut dyn FnMut(&mut Clock, u64),
-    ) -> bool {
-        let mut proofs: Vec<ThreatProof> = Vec::new();
-        for &a in answers {
-            if clock.stopped {
-                return false;
-            }
-            let placed = pos.play(a);
-            let before = clock.nodes;
-            let refuted = refuted_by_a_kept_proof(gen, clock, pos, a, &proofs, settings)
-                || search_keeping_the_proof(gen, clock, pos, &mut proofs, settings);
-            charge(clock, clock.nodes - before);
-            pos.undo(placed);
-            if !refuted {
-                return false;
-            }
-        }
-        true
-    }
-}
-
-/// Proofs the check for quiet moves keeps for one reply's answers, at most: the first few
-/// answers searched find the attacks that matter, and each kept proof costs a zone test for
-/// every later answer.
-const KEPT_PROOFS: usize = 4;
-
-/// Whether a kept proof, replayed, refutes the answer just played: one whose zone it avoids,
-/// when the answer leaves the defender (the side that played it) no threat.
-fn refuted_by_a_kept_proof<P: ConnectPosition>(
-    gen: &mut ConnectGen,
-    clock: &mut Clock,
-    pos: &mut P,
-    answer: Move,
-    proofs: &[ThreatProof],
-    settings: &EngineSettings,
-) -> bool {
-    let defender = pos.board().to_move().other();
-    if !settings.quiet_zones || pos.board().threat_count(defender) > 0 {
-        return false;
-    }
-    proofs.iter().any(|proof| proof.avoids(answer) && gen.replays(clock, pos, proof, settings.vcdt_nodes))
-}
-
-/// The threat-space search of the side to move; with `quiet_zones` a win found is kept (with
-/// its zone) while fewer than [`KEPT_PROOFS`] are.
-fn search_keeping_the_proof<P: ConnectPosition>(
-    gen: &mut ConnectGen,
-    clock: &mut Clock,
-    pos: &mut P,
-    proofs: &mut Vec<ThreatProof>,
-    settings: &EngineSettings,
-) -> bool {
-    if settings.quiet_zones && proofs.len() < KEPT_PROOFS {
-        gen.proof = Some(ThreatProof::default());
-    }
-    let won = gen.vcdt(clock, pos, settings.vcdt_depth, settings.vcdt_nodes).is_some();
-    if let Some(mut proof) = gen.proof.take() {
-        if won {
-            proof.mark_zone(pos);
-            proofs.push(proof);
-        }
-    }
-    won
 }
 
 impl Searchable for Connect6 {

@@ -15,7 +15,6 @@ use crate::games::connect::board::{Board, Colour};
 use crate::games::connect::game::ConnectPosition;
 use crate::games::connect::movegen::{Move, Situation, MAX_P};
 use crate::games::connect::search::ConnectGen;
-use crate::games::connect::vcdt_proof::{ProofStep, ThreatProof};
 use crate::search::Clock;
 
 /// Attacking moves tried per attacker node, best first.
@@ -38,13 +37,7 @@ impl ConnectGen {
         self.vcdt_scratch[0].clear();
         // Iterative deepening: the shortest win is found first, and shallow failures are cheap.
         for d in 1..=depth {
-            if let Some(proof) = &mut self.proof {
-                proof.clear();
-            }
             if self.attack(clock, pos, d, limit, &mut found, 0) {
-                if let Some(proof) = &mut self.proof {
-                    proof.finish();
-                }
                 return Some((found, d));
             }
             // No attacking move at all (the root's list is kept in the first scratch slot):
@@ -77,7 +70,6 @@ impl ConnectGen {
             let mut moves = Vec::new();
             self.movegen.generate(board, &mut moves);
             *found = moves[0];
-            self.record(|_| ProofStep::Complete);
             return true;
         }
         if board.is_full() {
@@ -100,11 +92,7 @@ impl ConnectGen {
             // That is the horizon's check, which stops at the first such move and skips the
             // pairs that cannot lift p + 1 threats; `found` is not read below the root.
             self.vcdt_scratch[slot] = attacks;
-            let wins = self.movegen.wins_next_turn(board);
-            if wins {
-                self.record(|_| ProofStep::WinsNextTurn);
-            }
-            return wins;
+            return self.movegen.wins_next_turn(board);
         } else {
             self.movegen.threat_moves(board, forcing, &mut attacks);
         }
@@ -113,25 +101,17 @@ impl ConnectGen {
             if need > turn {
                 *found = m;
                 win = true;
-                self.record(|proof| ProofStep::Attack { m, then: proof.push(ProofStep::Unblockable) });
             }
         }
         if !win && depth > 1 {
             for &(_, m) in attacks.iter().take(ATTACKS) {
-                let mark = self.proof.as_ref().map(ThreatProof::mark);
                 let placed = pos.play(m);
                 let holds = self.defend(clock, pos, depth - 1, limit, ply + 1);
                 pos.undo(placed);
                 if holds {
                     *found = m;
                     win = true;
-                    self.record(|proof| ProofStep::Attack { m, then: proof.last() });
                     break;
-                }
-                // The defence's proofs of the blocks that lost before one held are not part of
-                // the win.
-                if let (Some(proof), Some(mark)) = (&mut self.proof, mark) {
-                    proof.truncate(mark);
                 }
                 if clock.nodes >= limit || clock.stopped {
                     break;
@@ -212,17 +192,12 @@ impl ConnectGen {
         }
         let mut blocks = Vec::new();
         match self.movegen.generate(pos.board(), &mut blocks) {
-            Situation::Lost => {
-                self.record(|_| ProofStep::Unblockable);
-                return true;
-            }
+            Situation::Lost => return true,
             Situation::Defend => {}
             // A win of the defender's own, or a quiet position (the threat was not real).
             _ => return false,
         }
         let mut ignored = Move::NONE;
-        // With a proof recorded: each block with the attacker's proof after it.
-        let mut answered = Vec::new();
         for &b in &blocks {
             let placed = pos.play(b);
             let lost = self.attack(clock, pos, depth, limit, &mut ignored, ply + 1);
@@ -230,25 +205,8 @@ impl ConnectGen {
             if !lost {
                 return false;
             }
-            if let Some(proof) = &self.proof {
-                answered.push((b, proof.last()));
-            }
-        }
-        if let Some(proof) = &mut self.proof {
-            proof.push_blocks(&answered);
         }
         true
-    }
-}
-
-impl ConnectGen {
-    /// Adds a step to the proof being recorded, if one is.
-    #[inline]
-    fn record(&mut self, step: impl FnOnce(&mut ThreatProof) -> ProofStep) {
-        if let Some(proof) = &mut self.proof {
-            let step = step(proof);
-            proof.push(step);
-        }
     }
 }
 
