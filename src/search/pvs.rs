@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use super::tt::Bound;
 use super::{Playouts, Root, SearchResult, Tactics, TreeSearch, MATE, MATE_BOUND};
-use crate::core::game::{GameMove, MoveOf, Position};
+use crate::core::game::{Evaluate, GameMove, MoveOf, Position};
 use crate::core::limits::Limits;
 use crate::core::settings::{EngineSettings, SearchKind};
 
@@ -490,6 +490,9 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         let mut more = true;
         let mut i = 0;
         let mut reducible = None;
+        // Whether the node's quiet moves are futile (asked once): the bound they are taken to
+        // score when so.
+        let mut futile: Option<Option<i32>> = None;
         // The last move searched stays on the board until the next one replaces it
         // (`Position::replay`: Connect6's siblings often share a stone, which then stays put),
         // or until the node reads its own position again or returns.
@@ -519,23 +522,42 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
             let late_moves = G::LATE_MOVES;
             let prunable = !N::PV && i >= late_moves.move_count_limit(depth);
             let reduces = i >= REDUCE_FROM_MOVE && depth >= late_moves.reduce_from_depth;
-            if (reduces || prunable) && reducible.is_none() {
+            let margin = if N::PV { None } else { late_moves.futility_margin(depth) };
+            if (reduces || prunable || margin.is_some()) && reducible.is_none() {
                 if let Some(placed) = on_board.take() {
                     board.undo(placed);
                 }
                 reducible = Some(G::reducible_node(board));
+            }
+            // Futility, asked once a node with its own position on the board (off the
+            // principal variation alpha stays put until a move cuts the node off).
+            if let (Some(margin), None) = (margin, futile) {
+                if let Some(placed) = on_board.take() {
+                    board.undo(placed);
+                }
+                futile = Some(self.futility_bound(board, reducible == Some(true), margin, alpha));
             }
             let late = reducible == Some(true) && reduces;
             let placed = match on_board.take() {
                 Some(last) => board.replay(last, m),
                 None => board.play(m),
             };
-            if prunable && reducible == Some(true) && best_score > -MATE_BOUND && G::quiet_move(board, m) {
+            let skippable = prunable || late || matches!(futile, Some(Some(_)));
+            let quiet = skippable && reducible == Some(true) && G::quiet_move(board, m);
+            if quiet && prunable && best_score > -MATE_BOUND {
                 on_board = Some(placed);
                 i += 1;
                 continue;
             }
-            let reduction = if late && G::quiet_move(board, m) { late_moves.reduction(N::PV, depth, i) } else { 0 };
+            if let (true, Some(Some(bound))) = (quiet, futile) {
+                // Taken to score at most the bound, which does not reach alpha: the node's
+                // upper bound includes it.
+                best_score = best_score.max(bound);
+                on_board = Some(placed);
+                i += 1;
+                continue;
+            }
+            let reduction = if late && quiet { late_moves.reduction(N::PV, depth, i) } else { 0 };
             let score = if i == 0 {
                 -self.pvs::<N>(board, child_depth, -beta, -alpha, ply + 1)
             } else {
@@ -591,6 +613,18 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         };
         self.tt.store(hash, depth, to_tt(best_score, ply), bound, best);
         best_score
+    }
+
+    /// Futility pruning at a node off the principal variation near the horizon: when the
+    /// node is reducible, faces no threat ([`TreeGame::unthreatened_node`](super::TreeGame::unthreatened_node)) and its static
+    /// score plus `margin` does not reach a non-mate alpha, the bound its quiet moves are
+    /// taken to score (and skipped); else none.
+    fn futility_bound(&self, board: &G::Position, reducible: bool, margin: i32, alpha: i32) -> Option<i32> {
+        if !reducible || alpha.abs() >= MATE_BOUND || !G::unthreatened_node(board) {
+            return None;
+        }
+        let bound = self.eval.evaluate(board).saturating_add(margin);
+        (bound <= alpha).then_some(bound)
     }
 
     /// Sorts by tier, then by history (stable: ties keep the generator's order).

@@ -110,6 +110,16 @@ pub trait TreeGame: Searchable {
         false
     }
 
+    /// Whether the side to move faces no threat at all here, not even one a move away (in
+    /// Gomoku: no four on the board and no three of the opponent's), so that the static score
+    /// is a fair bound on what a quiet move can gain: where futility pruning
+    /// ([`LateMoves::futility_margins`]) may skip quiet moves. Asked only where
+    /// [`reducible_node`](Self::reducible_node) said yes. The default, no, prunes nothing.
+    fn unthreatened_node(pos: &Self::Position) -> bool {
+        let _ = pos;
+        false
+    }
+
     /// Whether the principal variation may follow a table move here (a game may allow what
     /// [`playable`](Self::playable) refuses, e.g. a move cut short by its winning stone).
     fn replayable(pos: &Self::Position, m: MoveOf<Self>) -> bool {
@@ -131,12 +141,21 @@ pub struct LateMoves {
     /// Off the principal variation, the moves searched at all one, two and three turns from
     /// the horizon (the later quiet moves are skipped).
     pub prune_after: [usize; 3],
+    /// Futility pruning one and two turns from the horizon, in the evaluation's units: off
+    /// the principal variation, at a node [`TreeGame::unthreatened_node`] allows, a quiet move
+    /// is skipped when the node's static score plus this margin does not reach alpha (the
+    /// margin bounds what a quiet move and the replies left gain). `i32::MAX`: never.
+    pub futility_margins: [i32; 2],
 }
 
 impl LateMoves {
     /// No reduction and no pruning.
-    pub const NONE: LateMoves =
-        LateMoves { reduce_from_depth: i32::MAX, log_divisor: 1.0, prune_after: [usize::MAX; 3] };
+    pub const NONE: LateMoves = LateMoves {
+        reduce_from_depth: i32::MAX,
+        log_divisor: 1.0,
+        prune_after: [usize::MAX; 3],
+        futility_margins: [i32::MAX; 2],
+    };
 
     /// How many turns shallower the `index`th move (from 1) of a node `depth` turns from the
     /// horizon is searched first.
@@ -144,6 +163,17 @@ impl LateMoves {
         let log = ((depth as f64).ln() * (index as f64).ln() / self.log_divisor) as i32;
         let r = if pv { (log - 1).max(1) } else { 1 + log };
         r.min(depth - 2).max(0)
+    }
+
+    /// The futility margin of a node off the principal variation `depth` turns from the
+    /// horizon, if such nodes prune by it.
+    pub fn futility_margin(&self, depth: i32) -> Option<i32> {
+        let margin = match depth {
+            1 => self.futility_margins[0],
+            2 => self.futility_margins[1],
+            _ => i32::MAX,
+        };
+        (margin != i32::MAX).then_some(margin)
     }
 
     /// The moves of a node off the principal variation searched at all `depth` turns from
@@ -391,7 +421,8 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
 mod late_moves_tests {
     use super::LateMoves;
 
-    const GOMOKU_LIKE: LateMoves = LateMoves { reduce_from_depth: 3, log_divisor: 1.0, prune_after: [4, 6, 8] };
+    const GOMOKU_LIKE: LateMoves =
+        LateMoves { reduce_from_depth: 3, log_divisor: 1.0, prune_after: [4, 6, 8], futility_margins: [300, 600] };
 
     #[test]
     fn reductions_grow_with_depth_and_index_and_leave_the_child_a_turn() {
@@ -414,5 +445,12 @@ mod late_moves_tests {
         assert_eq!([0, 1, 2, 3, 4].map(|d| l.move_count_limit(d)), [4, 4, 6, 8, usize::MAX]);
         assert_eq!([1, 2, 3].map(|d| LateMoves::NONE.move_count_limit(d)), [usize::MAX; 3]);
         assert_eq!(LateMoves::NONE.reduce_from_depth, i32::MAX);
+    }
+
+    #[test]
+    fn futility_margins_apply_one_and_two_turns_from_the_horizon_only() {
+        let l = GOMOKU_LIKE;
+        assert_eq!([1, 2, 3].map(|d| l.futility_margin(d)), [Some(300), Some(600), None]);
+        assert_eq!([1, 2].map(|d| LateMoves::NONE.futility_margin(d)), [None, None]);
     }
 }

@@ -101,6 +101,19 @@ pub fn reducible_node(board: &Board) -> bool {
     board.threat_count(me) == 0 && board.threat_count(me.other()) == 0
 }
 
+/// Whether the opponent of the side to move has no three (asked where neither side has a
+/// four): fewer than two windows of five holding three of its stones and none of the side
+/// to move's. A three is a cell where one more stone makes a live four or two fours, and
+/// each of those fours' windows held three stones before it, so a three always shows as two
+/// such windows; two closed threes show so too, and count as a three here. One look at the
+/// board's road histogram, where the generator's answer to threes searches for the cells.
+#[inline]
+pub fn no_three_against(board: &Board) -> bool {
+    let them = board.to_move().other();
+    let three = board.rules().threat_level() - 1;
+    board.live_roads(them)[three] < 2
+}
+
 /// Whether the stone just played (`board` is the position after it) makes nothing the
 /// opponent must answer: no four, and no two windows of five through it holding three of
 /// the mover's stones and none of the opponent's (an open three, or two threes that a fourth
