@@ -562,6 +562,38 @@ mod tests {
         assert_eq!(r.mate_in(), Some(3), "score {}", r.score);
     }
 
+    /// Futility pruning is asked only where the opponent has no three: an open three (two
+    /// windows of five holding it) and a split three count as one, a three closed at one end
+    /// (one window) does not, nor do the side to move's own threes.
+    #[test]
+    fn futility_is_asked_only_where_the_opponent_has_no_three() {
+        let unthreatened = |moves: &str| {
+            let pos = Gomoku.replay(&split_moves(moves)).unwrap();
+            <Gomoku as TreeGame>::unthreatened_node(&pos)
+        };
+        // Black's open three h8 i8 j8, White to move.
+        assert!(!unthreatened("h8 a1 i8 a3 j8"));
+        // Black's split three h8 i8 k8, open at both ends.
+        assert!(!unthreatened("h8 a1 i8 a3 k8"));
+        // Closed by White at g8: only h8-l8 holds the three.
+        assert!(unthreatened("h8 g8 i8 a1 j8"));
+        // Black to move with its own open three: nothing threatens Black.
+        assert!(unthreatened("h8 a1 i8 o1 j8 a15"));
+        assert!(unthreatened("h8 a1 i8"));
+    }
+
+    /// A known answer the pruning near the horizon must keep: in the second bench position
+    /// Black's `l6` wins by force, a mate in 9 turns found at depth 14 (as before futility
+    /// pruning; at depth 13 the search still scores it 1235).
+    #[test]
+    fn futility_pruning_keeps_the_bench_positions_mate() {
+        let mut pos = Gomoku.replay(&split_moves(GOMOKU_BENCH[1])).unwrap();
+        let mut e = Engine::<Gomoku>::new(EngineSettings::default(), &GOMOKU_TUPLE6.defaults());
+        let r = e.search(&mut pos, &Limits::depth(14));
+        assert_eq!(Gomoku.format_move(&pos, r.best), "l6");
+        assert_eq!(r.mate_in(), Some(9), "score {}", r.score);
+    }
+
     /// After `l8` White's only move is the block at `m8`: every other move loses at once.
     #[test]
     fn a_four_is_blocked() {
