@@ -489,10 +489,19 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         let mut stage = 0;
         let mut more = true;
         let mut i = 0;
+        let late_moves = G::LATE_MOVES;
         let mut reducible = None;
-        // Whether the node's quiet moves are futile (asked once): the bound they are taken to
-        // score when so.
-        let mut futile: Option<Option<i32>> = None;
+        // Futility, asked once before any move, with the node's own position on the board (off
+        // the principal variation alpha stays put until a move cuts the node off): the bound
+        // the node's quiet moves are taken to score, when they are futile.
+        let futile = match late_moves.futility_margin(depth).filter(|_| !N::PV) {
+            Some(margin) => {
+                let quiet_node = G::reducible_node(board);
+                reducible = Some(quiet_node);
+                self.futility_bound(board, quiet_node, margin, alpha)
+            }
+            None => None,
+        };
         // The last move searched stays on the board until the next one replaces it
         // (`Position::replay`: Connect6's siblings often share a stone, which then stays put),
         // or until the node reads its own position again or returns.
@@ -519,37 +528,27 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
             }
             let m = moves[i];
             // A late move of a quiet node: asked once a node whether it may be reduced.
-            let late_moves = G::LATE_MOVES;
             let prunable = !N::PV && i >= late_moves.move_count_limit(depth);
             let reduces = i >= REDUCE_FROM_MOVE && depth >= late_moves.reduce_from_depth;
-            let margin = if N::PV { None } else { late_moves.futility_margin(depth) };
-            if (reduces || prunable || margin.is_some()) && reducible.is_none() {
+            if (reduces || prunable) && reducible.is_none() {
                 if let Some(placed) = on_board.take() {
                     board.undo(placed);
                 }
                 reducible = Some(G::reducible_node(board));
-            }
-            // Futility, asked once a node with its own position on the board (off the
-            // principal variation alpha stays put until a move cuts the node off).
-            if let (Some(margin), None) = (margin, futile) {
-                if let Some(placed) = on_board.take() {
-                    board.undo(placed);
-                }
-                futile = Some(self.futility_bound(board, reducible == Some(true), margin, alpha));
             }
             let late = reducible == Some(true) && reduces;
             let placed = match on_board.take() {
                 Some(last) => board.replay(last, m),
                 None => board.play(m),
             };
-            let skippable = prunable || late || matches!(futile, Some(Some(_)));
+            let skippable = prunable || late || futile.is_some();
             let quiet = skippable && reducible == Some(true) && G::quiet_move(board, m);
             if quiet && prunable && best_score > -MATE_BOUND {
                 on_board = Some(placed);
                 i += 1;
                 continue;
             }
-            if let (true, Some(Some(bound))) = (quiet, futile) {
+            if let (true, Some(bound)) = (quiet, futile) {
                 // Taken to score at most the bound, which does not reach alpha: the node's
                 // upper bound includes it.
                 best_score = best_score.max(bound);
