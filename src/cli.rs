@@ -12,6 +12,7 @@ use crate::commands::compare::CompareArgs;
 use crate::commands::completions::{CompletionsArgs, ManArgs};
 use crate::commands::evolve::EvolveArgs;
 use crate::commands::export::ExportArgs;
+use crate::commands::fit_eval::FitEvalArgs;
 use crate::commands::fit_order::FitOrderArgs;
 use crate::commands::matches::{MatchArgs, SelfplayArgs};
 use crate::commands::openings::OpeningsArgs;
@@ -118,6 +119,23 @@ pub enum Command {
     /// and writes the table to --out. Games decide whether the new table is better: measure
     /// it with `match` (docs/tuning.md, "Fitting the move order to a stronger player").
     FitOrder(FitOrderArgs),
+    /// Fit a table's evaluation weights to a stronger engine's evaluation of positions
+    /// (Texel's method): the positions of recorded games are labelled by an outside engine
+    /// (e.g. Rapfi on a node budget) into a label file that grows as it labels, so an
+    /// interrupted run goes on where it stopped; then the weights are set so that
+    /// sigmoid(static score / K) predicts sigmoid(label / K') over the labels.
+    ///
+    /// K is fitted first for --weights and then kept, so the fitted table keeps its scale
+    /// (search margins are written in it). The fit is a local search over the integer
+    /// evaluation weights (each tried a step up and down, steps halving when nothing
+    /// helps), deterministic on any number of threads; the move-order weights stay. Left
+    /// out: forced results (`+M12`), positions where the judge printed no evaluation, and
+    /// positions a static evaluation cannot judge (over, or tactics pending: a four on a
+    /// Gomoku board). Prints the loss before and after on the fitted positions and on the
+    /// held-out ones (--holdout), and writes the table to --out. Games decide whether the
+    /// new table is better: measure it with `match` (docs/tuning.md, "Fitting the evaluation
+    /// to a stronger engine").
+    FitEval(FitEvalArgs),
     /// Reproduce a paper's experiment and print our numbers beside the paper's.
     Reproduce(ReproduceArgs),
     /// Convert a weight table for other engines: TOML, JSON, `NAME VALUE` lines or a C header.
@@ -182,6 +200,7 @@ impl Command {
             Command::Tournament(a) => commands::tournament::run(a),
             Command::Compare(a) => commands::compare::run(a),
             Command::FitOrder(a) => commands::fit_order::run(a),
+            Command::FitEval(a) => commands::fit_eval::run(a),
             Command::Reproduce(a) => commands::reproduce::run(a),
             Command::Serve(a) => commands::serve::run(a),
             Command::Completions(a) => commands::completions::run_completions(a, Cli::command()),

@@ -7,6 +7,7 @@ pub mod cluster;
 pub mod commands;
 pub mod core;
 pub mod dispatch;
+pub mod eval_fit;
 pub mod export;
 pub mod fsutil;
 pub mod ga;

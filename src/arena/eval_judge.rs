@@ -66,21 +66,30 @@ pub fn read_eval(line: &str) -> Option<Eval> {
         if !(w.eq_ignore_ascii_case("eval") || w.eq_ignore_ascii_case("score")) {
             continue;
         }
-        let value = words.next()?;
+        if let Some(eval) = Eval::parse(words.next()?) {
+            return Some(eval);
+        }
+    }
+    None
+}
+
+impl Eval {
+    /// An evaluation written as engines and [`Display`](std::fmt::Display) write it: a score
+    /// (`186`, `+186`, `-74`) or a forced result (`+M33`, `M33`, `-M12`).
+    pub fn parse(value: &str) -> Option<Eval> {
         let (negative, digits) = match value.as_bytes().first() {
             Some(b'-') => (true, &value[1..]),
             Some(b'+') => (false, &value[1..]),
             _ => (false, value),
         };
         if let Some(plies) = digits.strip_prefix(['M', 'm']) {
-            if let Ok(plies) = plies.parse::<u32>() {
-                return Some(Eval::Mate { wins: !negative, plies });
-            }
-        } else if let Ok(s) = digits.parse::<i32>() {
-            return Some(Eval::Score(if negative { -s } else { s }));
+            let plies = plies.parse::<u32>().ok()?;
+            Some(Eval::Mate { wins: !negative, plies })
+        } else {
+            let s = digits.parse::<i32>().ok()?;
+            Some(Eval::Score(if negative { -s } else { s }))
         }
     }
-    None
 }
 
 /// The last evaluation among an engine's comment lines (its deepest search's).

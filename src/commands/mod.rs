@@ -9,6 +9,7 @@ pub mod compare;
 pub mod completions;
 pub mod evolve;
 pub mod export;
+pub mod fit_eval;
 pub mod fit_order;
 pub mod matches;
 pub mod openings;

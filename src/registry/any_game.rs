@@ -12,13 +12,13 @@ use crate::arena::game::{play_game, GameSettings, Referee};
 use crate::arena::player::Player;
 use crate::arena::records::{GameRecord, Outcome, Reason};
 use crate::arena::{ArenaGame, OpeningError};
-use crate::core::game::{Evaluation, GameMove, Position, Side, Status};
+use crate::core::game::{Evaluate, Evaluation, GameMove, Position, Side, Status};
 use crate::core::limits::Limits;
 use crate::core::openings::{OpeningBoard, OpeningConfig, OpeningMaker};
-use crate::core::weights::Schema;
+use crate::core::weights::{Schema, Weights};
 use crate::games::connect::sgf::SgfGame;
 use crate::games::{BuiltIn, Descriptor, ProtocolOptions};
-use crate::search::{Engine, MoveRank, Searcher};
+use crate::search::{Engine, MoveRank, Searchable, Searcher};
 
 /// What one search of a position found, in record notation.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,6 +94,60 @@ pub trait AnyGame: ArenaGame {
     /// call costs one generation a sample. An error names the sample (from 1) and says what
     /// is wrong with its moves.
     fn move_ranks(&self, player: &Player, samples: &[MoveSample]) -> Result<Vec<MoveRank>, String>;
+
+    /// Whether the position after `moves` (record notation) is one a static evaluation
+    /// judges fairly: the game goes on, a turn starts, no dice wait to be rolled and no
+    /// tactics are pending ([`Searchable::quiet_for_static`]). An error says what is wrong
+    /// with the moves.
+    fn quiet_for_static(&self, moves: &[String]) -> Result<bool, String>;
+
+    /// The positions after each of `positions` (record notation), replayed once and readied
+    /// for evaluation `eval`, to be scored statically by many tables. An error names the
+    /// position (from 1) and what is wrong with its moves.
+    fn static_positions(&self, eval: &str, positions: &[Vec<String>]) -> Result<Box<dyn StaticPositions>, String>;
+}
+
+/// Positions kept replayed, scored by one table after another (`fit-eval`).
+pub trait StaticPositions: Send + Sync {
+    fn len(&self) -> usize;
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The static evaluation of each position, for its side to move, by `weights` (a table
+    /// of the game) read as the evaluation the positions were readied for. Scored in
+    /// parallel; each score depends on its position and the table alone.
+    fn scores(&self, weights: &Weights) -> Vec<i32>;
+}
+
+/// Positions of one game for [`StaticPositions`].
+struct Replayed<G: Searchable> {
+    game: G,
+    eval: String,
+    positions: Vec<G::Position>,
+}
+
+/// Positions scored by one evaluator (made once a chunk, since making one may cost more than
+/// a score).
+const SCORE_CHUNK: usize = 256;
+
+impl<G: Searchable> StaticPositions for Replayed<G> {
+    fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    fn scores(&self, weights: &Weights) -> Vec<i32> {
+        use rayon::prelude::*;
+        let mut out = vec![0; self.positions.len()];
+        out.par_chunks_mut(SCORE_CHUNK).zip(self.positions.par_chunks(SCORE_CHUNK)).for_each(|(out, positions)| {
+            let evaluator = self.game.evaluator(&self.eval, weights);
+            for (o, pos) in out.iter_mut().zip(positions) {
+                *o = evaluator.evaluate(pos);
+            }
+        });
+        out
+    }
 }
 
 /// A move played in a position: the moves before it and the move, in record notation.
@@ -361,6 +415,27 @@ impl<G: Descriptor> AnyGame for Registered<G> {
         }
         let mut engine = Engine::<G>::new(player.engine.clone(), &player.weights);
         engine.root_ranks(&positions).ok_or_else(|| format!("{}'s search orders no list of moves to fit", G::TITLE))
+    }
+
+    fn quiet_for_static(&self, moves: &[String]) -> Result<bool, String> {
+        let pos = self.0.replay(moves)?;
+        Ok(!pos.status().is_over()
+            && pos.chance().is_none()
+            && self.0.at_move_boundary(&pos)
+            && self.0.quiet_for_static(&pos))
+    }
+
+    fn static_positions(&self, eval: &str, positions: &[Vec<String>]) -> Result<Box<dyn StaticPositions>, String> {
+        if !self.0.evaluations().iter().any(|e| e.name == eval) {
+            return Err(format!("{} has no evaluation `{eval}`", G::TITLE));
+        }
+        let mut replayed = Vec::with_capacity(positions.len());
+        for (i, moves) in positions.iter().enumerate() {
+            let mut pos = self.0.replay(moves).map_err(|e| format!("position {}: {e}", i + 1))?;
+            self.0.prepare_static(eval, &mut pos);
+            replayed.push(pos);
+        }
+        Ok(Box::new(Replayed { game: self.0, eval: eval.to_string(), positions: replayed }))
     }
 }
 

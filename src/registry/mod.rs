@@ -8,7 +8,7 @@
 
 mod any_game;
 
-pub use any_game::{AnyGame, EngineReferee, GameRef, MoveSample, Registered, Searched};
+pub use any_game::{AnyGame, EngineReferee, GameRef, MoveSample, Registered, Searched, StaticPositions};
 
 use anyhow::{bail, Result};
 

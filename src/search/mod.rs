@@ -80,6 +80,18 @@ pub trait Searchable: Game {
     /// The evaluation named `eval` (one of [`Game::evaluations`], or a variant reading the
     /// same weights) of a table.
     fn evaluator(&self, eval: &str, weights: &Weights) -> Self::Eval;
+
+    /// Readies a position for static evaluations by `eval` outside any search (`fit-eval`
+    /// scores each position many times): a game whose evaluation needs more kept with the
+    /// position than its rules do counts it here once. By default nothing.
+    fn prepare_static(&self, _eval: &str, _pos: &mut Self::Position) {}
+
+    /// Whether a static evaluation is a fair judge of this position, one where no tactics a
+    /// search would resolve first are pending (Gomoku: neither side has a four). Positions
+    /// where it says no are left out of `fit-eval`'s labels. By default every position.
+    fn quiet_for_static(&self, _pos: &Self::Position) -> bool {
+        true
+    }
 }
 
 /// The working memory and the algorithms with which one player searches positions of `G`.

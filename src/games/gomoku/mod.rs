@@ -371,6 +371,18 @@ impl Searchable for Gomoku {
             other => GomokuEval::Board(Evaluator::new(other, weights)),
         }
     }
+
+    fn prepare_static(&self, eval: &str, pos: &mut GomokuBoard) {
+        if eval == "cells" {
+            pos.keep_cells();
+        }
+    }
+
+    /// A four on the board is a move from a five (or a forced block): what the position is
+    /// worth is what the search finds after it, not the shape.
+    fn quiet_for_static(&self, pos: &GomokuBoard) -> bool {
+        movegen::reducible_node(&pos.board)
+    }
 }
 
 impl TreeGame for Gomoku {
