@@ -70,8 +70,8 @@ pub struct FitEvalArgs {
     /// (`result`: an expected result of 1 for the side to move's forced win, 0 for its loss).
     #[arg(long, value_enum, default_value_t = Mates::LeaveOut)]
     pub mates: Mates,
-    /// Percent of the positions held out of the fit to measure it on (by their first 6
-    /// moves, so that a game's positions stay together).
+    /// Percent of the positions held out of the fit to measure it on (chosen by their first
+    /// 6 moves, so that a game's positions from its sixth move on fall on the same side).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=90))]
     pub holdout: u32,
     /// Rounds over the evaluation weights, at most (the fit stops earlier when every weight's

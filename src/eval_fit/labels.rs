@@ -266,13 +266,13 @@ mod tests {
         let line = serde_json::to_string(&record).unwrap();
         std::fs::write(&path, format!("{line}\n{line}\n")).unwrap();
         let mut known = HashSet::new();
-        let (positions, h) = positions_to_label(registry::GOMOKU, &[path.clone()], &mut known).unwrap();
+        let (positions, h) = positions_to_label(registry::GOMOKU, std::slice::from_ref(&path), &mut known).unwrap();
         // After 2..=9 moves: 8 positions a game; those after 7 and 8 moves hold a four, the
         // last is over; the second game repeats the first.
         assert_eq!(h, Harvest { games: 2, seen: 16, tactical: 6, repeated: 5 });
         assert_eq!(positions.iter().map(|p| p.len()).collect::<Vec<_>>(), [2, 3, 4, 5, 6]);
         std::fs::write(&path, format!("{line}\nnot json\n")).unwrap();
-        let e = positions_to_label(registry::GOMOKU, &[path.clone()], &mut HashSet::new()).unwrap_err();
+        let e = positions_to_label(registry::GOMOKU, std::slice::from_ref(&path), &mut HashSet::new()).unwrap_err();
         assert!(format!("{e:#}").contains(&format!("{}:2:", path.display())), "{e:#}");
     }
 }
