@@ -129,7 +129,8 @@ pub enum Command {
     /// (search margins are written in it). The fit is a local search over the integer
     /// evaluation weights (each tried a step up and down, steps halving when nothing
     /// helps), deterministic on any number of threads; the move-order weights stay. Left
-    /// out: forced results (`+M12`), positions where the judge printed no evaluation, and
+    /// out: forced results (`+M12`; `--mates result` teaches them as the result instead),
+    /// positions where the judge printed no evaluation, and
     /// positions a static evaluation cannot judge (over, or tactics pending: a four on a
     /// Gomoku board). Prints the loss before and after on the fitted positions and on the
     /// held-out ones (--holdout), and writes the table to --out. Games decide whether the
