@@ -42,7 +42,10 @@ fn shipped_weight_tables_load() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "toml") {
             let file = path.to_str().unwrap();
-            let (out, _) = ok(&["bestmove", "--weights", file, "--moves", "j10 k11k9", "--depth", "2"]);
+            let table: toml::Table = std::fs::read_to_string(&path).unwrap().parse().unwrap();
+            let game = table["meta"]["game"].as_str().unwrap_or("connect6");
+            let moves = if game == "gomoku" { "h8 h9 i9" } else { "j10 k11k9" };
+            let (out, _) = ok(&["bestmove", "--game", game, "--weights", file, "--moves", moves, "--depth", "2"]);
             assert!(out.starts_with("bestmove "), "{file}: {out}");
         }
     }
