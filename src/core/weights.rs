@@ -512,6 +512,29 @@ fn resolve_schema(meta: &Meta, file: &str, choices: &[&'static Schema]) -> Resul
     })
 }
 
+/// One step of a coordinate search over a table's values (`fit-order`, `fit-eval`): each of
+/// `tries` put in place of value `i`, measured in parallel, and the best of them by `better`
+/// (`better(a, b)`: a beats b), the first of equals so that ties never move a weight; `None`
+/// when there is nothing to try.
+pub fn best_single_change<M: Send>(
+    values: &[i32],
+    i: usize,
+    tries: &[i32],
+    measure: impl Fn(&[i32]) -> anyhow::Result<M> + Sync,
+    better: impl Fn(&M, &M) -> bool,
+) -> anyhow::Result<Option<(i32, M)>> {
+    use rayon::prelude::*;
+    let measured: Vec<(i32, M)> = tries
+        .par_iter()
+        .map(|&v| {
+            let mut t = values.to_vec();
+            t[i] = v;
+            measure(&t).map(|m| (v, m))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    Ok(measured.into_iter().reduce(|best, x| if better(&x.1, &best.1) { x } else { best }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,7 +22,7 @@ pub mod labels;
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 
-use crate::core::weights::{WeightGroup, Weights};
+use crate::core::weights::{best_single_change, WeightGroup, Weights};
 use crate::registry::StaticPositions;
 
 /// Positions summed in one piece of the loss: fixed, so that the sum does not depend on the
@@ -160,20 +160,8 @@ pub fn fit(
                 .map(|v| v.clamp(spec.min, spec.max))
                 .filter(|&v| v != values[i])
                 .collect();
-            let measured: Vec<(i32, f64)> = tries
-                .par_iter()
-                .map(|&v| {
-                    let mut t = values.clone();
-                    t[i] = v;
-                    loss_of(&t).map(|l| (v, l))
-                })
-                .collect::<Result<_>>()?;
             // The better try; the first (up) of equals.
-            let top = measured.iter().fold(None::<(i32, f64)>, |acc, &x| match acc {
-                Some(a) if a.1 <= x.1 => Some(a),
-                _ => Some(x),
-            });
-            match top {
+            match best_single_change(&values, i, &tries, loss_of, |a, b| a < b)? {
                 Some((v, l)) if l < best => {
                     on_step(&Step { round, weight: spec.name, from: values[i], to: v, loss: l });
                     values[i] = v;

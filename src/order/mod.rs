@@ -17,12 +17,11 @@
 //! number of threads.
 
 use anyhow::{bail, Result};
-use rayon::prelude::*;
 
 use crate::arena::player::Player;
 use crate::arena::records::GameRecord;
 use crate::core::game::Side;
-use crate::core::weights::{WeightGroup, Weights};
+use crate::core::weights::{best_single_change, WeightGroup, Weights};
 use crate::registry::{GameRef, MoveSample};
 use crate::search::MoveRank;
 
@@ -187,20 +186,9 @@ pub fn fit(
                 .filter(|&v| v != values[i])
                 .collect();
             tries.dedup();
-            let measured: Vec<(i32, Coverage)> = tries
-                .par_iter()
-                .map(|&v| {
-                    let mut t = values.clone();
-                    t[i] = v;
-                    measure(&t).map(|c| (v, c))
-                })
-                .collect::<Result<_>>()?;
             // The best try; the first of equals (the order of FACTORS), so ties never move.
-            let top = measured.iter().fold(None::<&(i32, Coverage)>, |acc, x| match acc {
-                Some(a) if a.1.objective() >= x.1.objective() => Some(a),
-                _ => Some(x),
-            });
-            if let Some(&(v, c)) = top {
+            let top = best_single_change(&values, i, &tries, measure, |a, b| a.objective() > b.objective())?;
+            if let Some((v, c)) = top {
                 if c.objective() > best.objective() {
                     on_step(&Step { round, weight: spec.name, from: values[i], to: v, coverage: c });
                     values[i] = v;
