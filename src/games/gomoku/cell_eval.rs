@@ -24,6 +24,29 @@ const fn w(name: &'static str, default: i32, doc: &'static str) -> WeightSpec {
 /// The classes priced on top of the line levels.
 const PRICED_CLASSES: [u8; 3] = [DOUBLE_THREE, FOUR_THREE, FLEX4];
 
+/// The line levels B1..F5 for the side to move, then for the side that has just moved: the
+/// part the `cells` and `cell-pairs` evaluations share.
+pub(super) const LEVEL_SPECS: [WeightSpec; 18] = [
+    w("own_b1", 1, "a cell where the side to move would make a closed one"),
+    w("own_f1", 3, "... an open one"),
+    w("own_b2", 5, "... a closed two"),
+    w("own_f2", 14, "... an open two"),
+    w("own_b3", 16, "... a closed three"),
+    w("own_f3", 45, "... an open three"),
+    w("own_b4", 60, "... a four"),
+    w("own_f4", 2_000, "... an open four (it has an open three and moves)"),
+    w("own_f5", 8_000, "... a five (never scored: the search takes it)"),
+    w("opp_b1", 1, "a cell where the side that has just moved would make a closed one"),
+    w("opp_f1", 2, "... an open one"),
+    w("opp_b2", 4, "... a closed two"),
+    w("opp_f2", 10, "... an open two"),
+    w("opp_b3", 12, "... a closed three"),
+    w("opp_f3", 30, "... an open three"),
+    w("opp_b4", 40, "... a four"),
+    w("opp_f4", 220, "... an open four (an open three the side to move must answer)"),
+    w("opp_f5", 4_000, "... a five (never scored: the search blocks it)"),
+];
+
 /// The line levels B1..F5 for the side to move, then for the side that has just moved, then
 /// the classes for each, then Gomoku's move-order weights.
 pub static GOMOKU_CELLS: Schema = Schema {
@@ -31,32 +54,17 @@ pub static GOMOKU_CELLS: Schema = Schema {
     eval: "cells",
     source: "hand-set: line levels of every empty cell (Gomocup-style patterns); hand-set move order",
     specs: &concat_specs::<24, 8, 32>(
-        [
-            w("own_b1", 1, "a cell where the side to move would make a closed one"),
-            w("own_f1", 3, "... an open one"),
-            w("own_b2", 5, "... a closed two"),
-            w("own_f2", 14, "... an open two"),
-            w("own_b3", 16, "... a closed three"),
-            w("own_f3", 45, "... an open three"),
-            w("own_b4", 60, "... a four"),
-            w("own_f4", 2_000, "... an open four (it has an open three and moves)"),
-            w("own_f5", 8_000, "... a five (never scored: the search takes it)"),
-            w("opp_b1", 1, "a cell where the side that has just moved would make a closed one"),
-            w("opp_f1", 2, "... an open one"),
-            w("opp_b2", 4, "... a closed two"),
-            w("opp_f2", 10, "... an open two"),
-            w("opp_b3", 12, "... a closed three"),
-            w("opp_f3", 30, "... an open three"),
-            w("opp_b4", 40, "... a four"),
-            w("opp_f4", 220, "... an open four (an open three the side to move must answer)"),
-            w("opp_f5", 4_000, "... a five (never scored: the search blocks it)"),
-            w("own_double_three", 600, "a cell where the side to move makes two open threes"),
-            w("own_four_three", 1_500, "... a four and an open three"),
-            w("own_flex4", 2_000, "... an open four or two fours"),
-            w("opp_double_three", 250, "a cell where the side that has just moved makes two open threes"),
-            w("opp_four_three", 400, "... a four and an open three"),
-            w("opp_flex4", 300, "... an open four or two fours"),
-        ],
+        concat_specs::<18, 6, 24>(
+            LEVEL_SPECS,
+            [
+                w("own_double_three", 600, "a cell where the side to move makes two open threes"),
+                w("own_four_three", 1_500, "... a four and an open three"),
+                w("own_flex4", 2_000, "... an open four or two fours"),
+                w("opp_double_three", 250, "a cell where the side that has just moved makes two open threes"),
+                w("opp_four_three", 400, "... a four and an open three"),
+                w("opp_flex4", 300, "... an open four or two fours"),
+            ],
+        ),
         GOMOKU_MOVE_ORDER,
     ),
 };

@@ -21,7 +21,8 @@
 //! A stone changes the keys of the cells within 4 of it on its 4 lines (at most 32), and only
 //! the level of the line it shares with each; [`CellPatterns`] keeps every cell's keys, the
 //! empty cells' levels and classes, and how many (cell, direction) pairs of each colour are
-//! at each level and how many cells in each class, so that the evaluation is a dot product.
+//! at each level, how many cells in each class and of each level pair (a cell's two strongest
+//! levels), so that the evaluation is a dot product.
 //! [`CellPatterns::recount`] recomputes all of it from a board (the tests' oracle).
 
 use std::sync::OnceLock;
@@ -61,6 +62,25 @@ pub const FLEX4: u8 = 8;
 pub const FIVE: u8 = 9;
 /// Cell classes.
 pub const CLASSES: usize = 10;
+
+/// Level pairs: a cell's two strongest line levels of one colour (the strongest first), one of
+/// the 55 pairs with `top >= second`, numbered by [`pair_index`]. Finer than the class: every
+/// class from an open two up is a set of pairs, and each pair can be priced on its own.
+pub const PAIRS: usize = LEVELS * (LEVELS + 1) / 2;
+
+/// The number of a pair of levels, `top >= second`: the pairs ordered by their top level, then
+/// their second.
+pub const fn pair_index(top: u8, second: u8) -> usize {
+    let (t, s) = (top as usize, second as usize);
+    t * (t + 1) / 2 + s
+}
+
+/// The pair of a cell's 4 line levels: its two strongest.
+pub fn pair_of(levels: [u8; 4]) -> usize {
+    let mut l = levels;
+    l.sort_unstable_by(|a, b| b.cmp(a));
+    pair_index(l[0], l[1])
+}
 
 /// The 4 directions as (dx, dy).
 const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
@@ -193,6 +213,21 @@ fn classes_table() -> &'static [u8; 1 << 16] {
     })
 }
 
+/// The pairs of every 4 line levels packed as for [`classes_table`].
+fn pairs_table() -> &'static [u8; 1 << 16] {
+    static TABLE: OnceLock<Box<[u8; 1 << 16]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([0u8; 1 << 16]);
+        for (key, pair) in t.iter_mut().enumerate() {
+            let l = [0, 1, 2, 3].map(|d| ((key >> (4 * d)) & 15) as u8);
+            if l.iter().all(|&v| (v as usize) < LEVELS) {
+                *pair = pair_of(l) as u8;
+            }
+        }
+        t
+    })
+}
+
 /// 4 line levels packed 4 bits each, the first lowest.
 #[inline]
 fn pack(l: [u8; 4]) -> usize {
@@ -243,9 +278,9 @@ impl Touch {
     }
 }
 
-/// Every empty cell's levels by colour, the level counts and the class counts (the shape the
-/// tests compare).
-pub type Snapshot = (Vec<[[u8; 4]; 2]>, [[i32; LEVELS]; 2], [[i32; CLASSES]; 2]);
+/// Every empty cell's levels by colour, the level counts, the class counts and the pair counts
+/// (the shape the tests compare).
+pub type Snapshot = (Vec<[[u8; 4]; 2]>, [[i32; LEVELS]; 2], [[i32; CLASSES]; 2], [[i32; PAIRS]; 2]);
 
 /// The patterns of every cell of one position (see the module documentation).
 #[derive(Clone, Debug)]
@@ -257,10 +292,13 @@ pub struct CellPatterns {
     /// `levels[colour][cell]`, kept for empty cells.
     levels: [Vec<[u8; 4]>; 2],
     class: [Vec<u8>; 2],
+    pair: [Vec<u8>; 2],
     /// (empty cell, direction) pairs at each level, by colour.
     counts: [[i32; LEVELS]; 2],
     /// Empty cells in each class, by colour.
     class_counts: [[i32; CLASSES]; 2],
+    /// Empty cells of each level pair, by colour.
+    pair_counts: [[i32; PAIRS]; 2],
 }
 
 impl CellPatterns {
@@ -274,8 +312,10 @@ impl CellPatterns {
             occ: vec![0; n],
             levels: [vec![[0; 4]; n], vec![[0; 4]; n]],
             class: [vec![0; n], vec![0; n]],
+            pair: [vec![0; n], vec![0; n]],
             counts: [[0; LEVELS]; 2],
             class_counts: [[0; CLASSES]; 2],
+            pair_counts: [[0; PAIRS]; 2],
         };
         for c in 0..n {
             p.enter(c);
@@ -305,6 +345,9 @@ impl CellPatterns {
             let k = class_of(l);
             self.class[col][c] = k;
             self.class_counts[col][k as usize] += 1;
+            let pair = pair_of(l);
+            self.pair[col][c] = pair as u8;
+            self.pair_counts[col][pair] += 1;
         }
     }
 
@@ -316,6 +359,7 @@ impl CellPatterns {
                 self.counts[col][self.levels[col][c][d] as usize] -= 1;
             }
             self.class_counts[col][self.class[col][c] as usize] -= 1;
+            self.pair_counts[col][self.pair[col][c] as usize] -= 1;
         }
     }
 
@@ -345,6 +389,7 @@ impl CellPatterns {
     fn shift_keys(&mut self, c: usize, change: impl Fn(u16, u8) -> u16) {
         let table = levels_table();
         let classes = classes_table();
+        let pairs = pairs_table();
         for &(q, d, bits) in &self.touch.touch[c] {
             let (q, d) = (q as usize, d as usize);
             let key = change(self.keys[q][d], bits);
@@ -359,12 +404,20 @@ impl CellPatterns {
                     self.counts[col][old as usize] -= 1;
                     self.counts[col][new as usize] += 1;
                     self.levels[col][q][d] = new;
-                    let k = classes[pack(self.levels[col][q])];
+                    let packed = pack(self.levels[col][q]);
+                    let k = classes[packed];
                     let was = self.class[col][q];
                     if k != was {
                         self.class_counts[col][was as usize] -= 1;
                         self.class_counts[col][k as usize] += 1;
                         self.class[col][q] = k;
+                    }
+                    let pair = pairs[packed];
+                    let was = self.pair[col][q];
+                    if pair != was {
+                        self.pair_counts[col][was as usize] -= 1;
+                        self.pair_counts[col][pair as usize] += 1;
+                        self.pair[col][q] = pair;
                     }
                 }
             }
@@ -395,6 +448,13 @@ impl CellPatterns {
         self.class_counts[colour.index()][class as usize]
     }
 
+    /// Empty cells of `colour` whose two strongest levels are the pair numbered `pair`
+    /// ([`pair_index`]).
+    #[inline]
+    pub fn pair_count(&self, colour: Colour, pair: usize) -> i32 {
+        self.pair_counts[colour.index()][pair]
+    }
+
     /// Whether the cell is empty.
     #[inline]
     pub fn is_empty(&self, c: Cell) -> bool {
@@ -414,6 +474,7 @@ impl CellPatterns {
         let mut per_cell = vec![[[0u8; 4]; 2]; (w * h) as usize];
         let mut counts = [[0; LEVELS]; 2];
         let mut classes = [[0; CLASSES]; 2];
+        let mut pairs = [[0; PAIRS]; 2];
         for y in 0..h {
             for x in 0..w {
                 let c = board.cell(x as usize, y as usize);
@@ -441,10 +502,11 @@ impl CellPatterns {
                     }
                     per_cell[c as usize][col] = l;
                     classes[col][class_of(l) as usize] += 1;
+                    pairs[col][pair_of(l)] += 1;
                 }
             }
         }
-        (per_cell, counts, classes)
+        (per_cell, counts, classes, pairs)
     }
 
     /// The incremental state in the oracle's shape (for the tests).
@@ -452,7 +514,7 @@ impl CellPatterns {
         let per_cell = (0..self.cells())
             .map(|c| if self.occ[c] == 0 { [self.levels[0][c], self.levels[1][c]] } else { [[0; 4]; 2] })
             .collect();
-        (per_cell, self.counts, self.class_counts)
+        (per_cell, self.counts, self.class_counts, self.pair_counts)
     }
 }
 

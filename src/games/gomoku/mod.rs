@@ -21,6 +21,7 @@
 pub mod cell_eval;
 pub mod cells;
 pub mod movegen;
+pub mod pair_eval;
 pub mod pbrain;
 pub mod tuple6;
 pub mod vct;
@@ -45,6 +46,7 @@ use crate::games::{BuiltIn, Descriptor, ProtocolOptions};
 use crate::search::{Clock, Engine, Exact, LateMoves, Playouts, Root, Searchable, Tactics, TreeGame, TreeSearch, MATE};
 use cell_eval::{CellEval, GOMOKU_CELLS};
 use cells::CellPatterns;
+use pair_eval::{CellPairEval, GOMOKU_CELL_PAIRS};
 use tuple6::{Tuple6Eval, WindowCounts, GOMOKU_TUPLE6};
 
 /// Freestyle Gomoku.
@@ -196,7 +198,7 @@ impl Position for GomokuBoard {
 }
 
 /// Gomoku's evaluations, the default first.
-pub static GOMOKU_EVALUATIONS: [Evaluation; 5] = [
+pub static GOMOKU_EVALUATIONS: [Evaluation; 6] = [
     Evaluation {
         name: "tuple6",
         schema: &GOMOKU_TUPLE6,
@@ -217,6 +219,12 @@ pub static GOMOKU_EVALUATIONS: [Evaluation; 5] = [
         tunable: true,
     },
     Evaluation {
+        name: "cell-pairs",
+        schema: &GOMOKU_CELL_PAIRS,
+        doc: "the cells evaluation with a weight for every pair of a cell's two strongest lines (110) instead of 6 class weights; made for fit-eval",
+        tunable: true,
+    },
+    Evaluation {
         name: "tuple6-cells",
         schema: &GOMOKU_TUPLE6,
         doc: "the tuple6 table's evaluation with the cells evaluation's moves (chosen and ordered by the patterns)",
@@ -226,7 +234,7 @@ pub static GOMOKU_EVALUATIONS: [Evaluation; 5] = [
 
 /// Whether a player with this evaluation chooses and orders its moves by the cell patterns.
 pub fn orders_by_cells(eval: &str) -> bool {
-    matches!(eval, "cells" | "tuple6-cells")
+    matches!(eval, "cells" | "cell-pairs" | "tuple6-cells")
 }
 
 impl ConnectGame for Gomoku {
@@ -278,6 +286,8 @@ pub enum GomokuEval {
     Tuple6(Tuple6Eval),
     /// Every empty cell's line patterns.
     Cells(CellEval),
+    /// Every empty cell's line patterns, priced by level pairs.
+    CellPairs(CellPairEval),
     /// The road and pattern evaluations of the Connect board.
     Board(Evaluator),
 }
@@ -288,6 +298,7 @@ impl Evaluate<GomokuBoard> for GomokuEval {
         match self {
             GomokuEval::Tuple6(e) => e.evaluate(pos),
             GomokuEval::Cells(e) => e.evaluate(pos),
+            GomokuEval::CellPairs(e) => e.evaluate(pos),
             GomokuEval::Board(e) => e.evaluate(&pos.board),
         }
     }
@@ -368,12 +379,13 @@ impl Searchable for Gomoku {
         match eval {
             "tuple6" | "tuple6-cells" => GomokuEval::Tuple6(Tuple6Eval::new(weights)),
             "cells" => GomokuEval::Cells(CellEval::new(weights)),
+            "cell-pairs" => GomokuEval::CellPairs(CellPairEval::new(weights)),
             other => GomokuEval::Board(Evaluator::new(other, weights)),
         }
     }
 
     fn prepare_static(&self, eval: &str, pos: &mut GomokuBoard) {
-        if eval == "cells" {
+        if matches!(eval, "cells" | "cell-pairs") {
             pos.keep_cells();
         }
     }
