@@ -287,7 +287,7 @@ pub enum GomokuEval {
     /// Every empty cell's line patterns.
     Cells(CellEval),
     /// Every empty cell's line patterns, priced by level pairs.
-    CellPairs(CellPairEval),
+    CellPairs(Box<CellPairEval>),
     /// The road and pattern evaluations of the Connect board.
     Board(Evaluator),
 }
@@ -379,7 +379,7 @@ impl Searchable for Gomoku {
         match eval {
             "tuple6" | "tuple6-cells" => GomokuEval::Tuple6(Tuple6Eval::new(weights)),
             "cells" => GomokuEval::Cells(CellEval::new(weights)),
-            "cell-pairs" => GomokuEval::CellPairs(CellPairEval::new(weights)),
+            "cell-pairs" => GomokuEval::CellPairs(Box::new(CellPairEval::new(weights))),
             other => GomokuEval::Board(Evaluator::new(other, weights)),
         }
     }

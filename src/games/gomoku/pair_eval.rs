@@ -21,7 +21,7 @@ use crate::games::gomoku::GomokuBoard;
 
 /// A pair weight: may turn negative in a fit (a pair worth less than its two levels say).
 const fn p(name: &'static str, default: i32) -> WeightSpec {
-    WeightSpec::new(name, default, -1_000, 5_000, "a cell whose two strongest lines are these levels (strongest first); own: the side to move, opp: the side that has just moved")
+    WeightSpec::new(name, default, -5_000, 25_000, "a cell whose two strongest lines are these levels (strongest first); own: the side to move, opp: the side that has just moved")
 }
 
 /// The pair weights, the side to move's 55 then the other side's, each in
