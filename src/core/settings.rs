@@ -201,7 +201,7 @@ pub struct EngineSettings {
     #[serde(default)]
     pub search: SearchKind,
     /// Evaluation, one of the game's (connect6: roads, roads-global, patterns; gomoku: tuple6,
-    /// roads, patterns, cells, tuple6-cells). Default: the one the weight file names in its [meta].
+    /// roads, patterns, cells, cell-pairs, tuple6-cells). Default: the one the weight file names in its [meta].
     #[arg(long)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eval: Option<String>,
