@@ -41,6 +41,8 @@ pub struct ConnectGen {
     /// Gomoku's `cells` evaluation: quiet moves chosen and ordered by the position's cell
     /// patterns, this many at a node (0: the generator's own order).
     pub cell_order: usize,
+    /// Gomoku's `cell-pairs` evaluation: the kept cell patterns count the level pairs too.
+    pub cell_pairs: bool,
     /// The `cells` move order's rankings, kept between nodes so that a node allocates none:
     /// forced answers by rank, and quiet cells by rank.
     pub(crate) ranked_moves: Vec<(i32, Move)>,
@@ -61,6 +63,7 @@ impl ConnectGen {
             blocks: Vec::new(),
             horizon_wins: settings.horizon_wins,
             cell_order: 0,
+            cell_pairs: false,
             ranked_moves: Vec::new(),
             ranked_cells: Vec::new(),
         }

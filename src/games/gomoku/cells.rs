@@ -21,8 +21,8 @@
 //! A stone changes the keys of the cells within 4 of it on its 4 lines (at most 32), and only
 //! the level of the line it shares with each; [`CellPatterns`] keeps every cell's keys, the
 //! empty cells' levels and classes, and how many (cell, direction) pairs of each colour are
-//! at each level, how many cells in each class and of each level pair (a cell's two strongest
-//! levels), so that the evaluation is a dot product.
+//! at each level, how many cells in each class and, for the `cell-pairs` evaluation only, of
+//! each level pair (a cell's two strongest levels), so that the evaluation is a dot product.
 //! [`CellPatterns::recount`] recomputes all of it from a board (the tests' oracle).
 
 use std::sync::OnceLock;
@@ -292,27 +292,34 @@ pub struct CellPatterns {
     /// `levels[colour][cell]`, kept for empty cells.
     levels: [Vec<[u8; 4]>; 2],
     class: [Vec<u8>; 2],
+    /// Whether the level pairs are kept: only the `cell-pairs` evaluation reads them, and the
+    /// other players that keep patterns (`cells`, `tuple6-cells`) should not pay a second
+    /// lookup and count per level change for them.
+    keeps_pairs: bool,
+    /// `pair[colour][cell]`, kept for empty cells when the pairs are (empty otherwise).
     pair: [Vec<u8>; 2],
     /// (empty cell, direction) pairs at each level, by colour.
     counts: [[i32; LEVELS]; 2],
     /// Empty cells in each class, by colour.
     class_counts: [[i32; CLASSES]; 2],
-    /// Empty cells of each level pair, by colour.
+    /// Empty cells of each level pair, by colour (all 0 when the pairs are not kept).
     pair_counts: [[i32; PAIRS]; 2],
 }
 
 impl CellPatterns {
-    /// The empty board's patterns.
-    pub fn new(rules: Rules) -> CellPatterns {
+    /// The empty board's patterns, with the level pairs if `keeps_pairs`.
+    pub fn new(rules: Rules, keeps_pairs: bool) -> CellPatterns {
         let touch = Touch::of(rules);
         let n = touch.cells;
+        let pair_cells = if keeps_pairs { n } else { 0 };
         let mut p = CellPatterns {
             touch,
             keys: touch.empty_keys.clone(),
             occ: vec![0; n],
             levels: [vec![[0; 4]; n], vec![[0; 4]; n]],
             class: [vec![0; n], vec![0; n]],
-            pair: [vec![0; n], vec![0; n]],
+            keeps_pairs,
+            pair: [vec![0; pair_cells], vec![0; pair_cells]],
             counts: [[0; LEVELS]; 2],
             class_counts: [[0; CLASSES]; 2],
             pair_counts: [[0; PAIRS]; 2],
@@ -323,9 +330,9 @@ impl CellPatterns {
         p
     }
 
-    /// The patterns of a board's position.
-    pub fn of_board(board: &Board) -> CellPatterns {
-        let mut p = CellPatterns::new(board.rules());
+    /// The patterns of a board's position, with the level pairs if `keeps_pairs`.
+    pub fn of_board(board: &Board, keeps_pairs: bool) -> CellPatterns {
+        let mut p = CellPatterns::new(board.rules(), keeps_pairs);
         for &c in board.history() {
             p.add(c, board.stone(c).expect("history names occupied cells"));
         }
@@ -345,9 +352,11 @@ impl CellPatterns {
             let k = class_of(l);
             self.class[col][c] = k;
             self.class_counts[col][k as usize] += 1;
-            let pair = pair_of(l);
-            self.pair[col][c] = pair as u8;
-            self.pair_counts[col][pair] += 1;
+            if self.keeps_pairs {
+                let pair = pair_of(l);
+                self.pair[col][c] = pair as u8;
+                self.pair_counts[col][pair] += 1;
+            }
         }
     }
 
@@ -359,7 +368,9 @@ impl CellPatterns {
                 self.counts[col][self.levels[col][c][d] as usize] -= 1;
             }
             self.class_counts[col][self.class[col][c] as usize] -= 1;
-            self.pair_counts[col][self.pair[col][c] as usize] -= 1;
+            if self.keeps_pairs {
+                self.pair_counts[col][self.pair[col][c] as usize] -= 1;
+            }
         }
     }
 
@@ -412,12 +423,14 @@ impl CellPatterns {
                         self.class_counts[col][k as usize] += 1;
                         self.class[col][q] = k;
                     }
-                    let pair = pairs[packed];
-                    let was = self.pair[col][q];
-                    if pair != was {
-                        self.pair_counts[col][was as usize] -= 1;
-                        self.pair_counts[col][pair as usize] += 1;
-                        self.pair[col][q] = pair;
+                    if self.keeps_pairs {
+                        let pair = pairs[packed];
+                        let was = self.pair[col][q];
+                        if pair != was {
+                            self.pair_counts[col][was as usize] -= 1;
+                            self.pair_counts[col][pair as usize] += 1;
+                            self.pair[col][q] = pair;
+                        }
                     }
                 }
             }
@@ -448,10 +461,17 @@ impl CellPatterns {
         self.class_counts[colour.index()][class as usize]
     }
 
+    /// Whether the level pairs are kept ([`CellPatterns::pair_count`] reads 0 otherwise).
+    #[inline]
+    pub fn keeps_pairs(&self) -> bool {
+        self.keeps_pairs
+    }
+
     /// Empty cells of `colour` whose two strongest levels are the pair numbered `pair`
-    /// ([`pair_index`]).
+    /// ([`pair_index`]); kept only by patterns made with the pairs.
     #[inline]
     pub fn pair_count(&self, colour: Colour, pair: usize) -> i32 {
+        debug_assert!(self.keeps_pairs, "the level pairs are not kept");
         self.pair_counts[colour.index()][pair]
     }
 
@@ -467,8 +487,9 @@ impl CellPatterns {
     }
 
     /// Everything recomputed from the board by reading each empty cell's 4 lines: levels,
-    /// classes and counts (the tests' oracle, independent of the keys).
-    pub fn recount(board: &Board) -> Snapshot {
+    /// classes and counts, the pair counts only if `keeps_pairs` (all 0 otherwise, as kept
+    /// without them) (the tests' oracle, independent of the keys).
+    pub fn recount(board: &Board, keeps_pairs: bool) -> Snapshot {
         let (w, h) = (board.width() as i32, board.height() as i32);
         let table = levels_table();
         let mut per_cell = vec![[[0u8; 4]; 2]; (w * h) as usize];
@@ -502,7 +523,9 @@ impl CellPatterns {
                     }
                     per_cell[c as usize][col] = l;
                     classes[col][class_of(l) as usize] += 1;
-                    pairs[col][pair_of(l)] += 1;
+                    if keeps_pairs {
+                        pairs[col][pair_of(l)] += 1;
+                    }
                 }
             }
         }

@@ -78,10 +78,11 @@ impl GomokuBoard {
     }
 
     /// From now on keeps every empty cell's line patterns with the position (counted from the
-    /// board the first time).
-    pub fn keep_cells(&mut self) {
-        if self.cells.is_none() {
-            self.cells = Some(Box::new(CellPatterns::of_board(&self.board)));
+    /// board the first time), with the level pairs if `pairs` (only `cell-pairs` reads them;
+    /// patterns kept without them are counted again with them when a search asks).
+    pub fn keep_cells(&mut self, pairs: bool) {
+        if self.cells.as_ref().is_none_or(|p| pairs && !p.keeps_pairs()) {
+            self.cells = Some(Box::new(CellPatterns::of_board(&self.board, pairs)));
         }
     }
 
@@ -96,7 +97,16 @@ impl GomokuBoard {
     pub fn cells(&self) -> std::borrow::Cow<'_, CellPatterns> {
         match &self.cells {
             Some(p) => std::borrow::Cow::Borrowed(p),
-            None => std::borrow::Cow::Owned(CellPatterns::of_board(&self.board)),
+            None => std::borrow::Cow::Owned(CellPatterns::of_board(&self.board, false)),
+        }
+    }
+
+    /// The empty cells' line patterns with the level pairs: the kept ones if they have them
+    /// (a position searched with `cell-pairs`), or counted from the board now.
+    pub fn cells_with_pairs(&self) -> std::borrow::Cow<'_, CellPatterns> {
+        match &self.cells {
+            Some(p) if p.keeps_pairs() => std::borrow::Cow::Borrowed(p),
+            _ => std::borrow::Cow::Owned(CellPatterns::of_board(&self.board, true)),
         }
     }
 
@@ -386,7 +396,7 @@ impl Searchable for Gomoku {
 
     fn prepare_static(&self, eval: &str, pos: &mut GomokuBoard) {
         if matches!(eval, "cells" | "cell-pairs") {
-            pos.keep_cells();
+            pos.keep_cells(eval == "cell-pairs");
         }
     }
 
@@ -402,9 +412,11 @@ impl TreeGame for Gomoku {
 
     fn generator(&self, settings: &EngineSettings, weights: &Weights) -> ConnectGen {
         let mut gen = ConnectGen::new(Rules::GOMOKU, settings, weights);
-        if orders_by_cells(settings.eval.as_deref().unwrap_or(weights.schema().eval)) {
+        let eval = settings.eval.as_deref().unwrap_or(weights.schema().eval);
+        if orders_by_cells(eval) {
             // As many cells as the generator's resolved singles.
             gen.cell_order = gen.movegen.config.singles.max(1);
+            gen.cell_pairs = eval == "cell-pairs";
         }
         gen
     }
@@ -435,7 +447,7 @@ impl TreeGame for Gomoku {
 
     fn prepare(gen: &ConnectGen, pos: &mut GomokuBoard) {
         if gen.cell_order > 0 {
-            pos.keep_cells();
+            pos.keep_cells(gen.cell_pairs);
         }
     }
 
@@ -639,7 +651,7 @@ mod tests {
         assert_eq!(gen.cell_order, 12);
         let first = |gen: &mut ConnectGen, moves: &str| {
             let mut pos = Gomoku.replay(&split_moves(moves)).unwrap();
-            pos.keep_cells();
+            pos.keep_cells(false);
             let mut out = Vec::new();
             movegen::generate_by_cells(gen, &pos, 4, &mut out);
             Gomoku.format_move(&pos, out[0])
@@ -673,9 +685,10 @@ mod tests {
         assert_eq!(Gomoku.format_move(&pos, best), "m8");
     }
 
-    /// Only a search with the `cells` evaluation makes the position keep the patterns; the
-    /// patterns then follow the moves played, and the evaluation of a position that does not
-    /// keep them counts them from the board: the same score either way.
+    /// Only a search with the `cells` evaluation makes the position keep the patterns (and only
+    /// `cell-pairs` the level pairs); the patterns then follow the moves played, and the
+    /// evaluation of a position that does not keep them counts them from the board: the same
+    /// score either way.
     #[test]
     fn only_the_cells_search_keeps_the_patterns() {
         let moves = split_moves("h8 i9 i8 j8 g7 h9");
@@ -688,12 +701,23 @@ mod tests {
         let mut e = Engine::<Gomoku>::new(EngineSettings::default(), &weights);
         let r = e.search(&mut pos, &Limits::depth(2));
         assert!(pos.kept_cells().is_some());
+        assert!(!pos.kept_cells().unwrap().keeps_pairs(), "only cell-pairs keeps the level pairs");
         pos.play_checked(r.best.stones()).unwrap();
         let fresh = GomokuBoard::from_board(pos.board().clone());
         assert!(fresh.kept_cells().is_none());
-        assert_eq!(pos.kept_cells().unwrap().snapshot(), cells::CellPatterns::recount(pos.board()));
+        assert_eq!(pos.kept_cells().unwrap().snapshot(), cells::CellPatterns::recount(pos.board(), false));
         assert_eq!(e.evaluate(&pos), e.evaluate(&fresh));
         assert_ne!(e.evaluate(&pos), 0);
+        // A cell-pairs search counts the pairs in, and its evaluation of the position kept
+        // without them (by the cells search) counts them from the board.
+        let pairs = Engine::<Gomoku>::new(EngineSettings::default(), &GOMOKU_CELL_PAIRS.defaults());
+        let before = pairs.evaluate(&pos);
+        assert_eq!(before, pairs.evaluate(&fresh));
+        let mut pairs = pairs;
+        pairs.search(&mut pos, &Limits::depth(2));
+        assert!(pos.kept_cells().unwrap().keeps_pairs());
+        assert_eq!(pos.kept_cells().unwrap().snapshot(), cells::CellPatterns::recount(pos.board(), true));
+        assert_eq!(pairs.evaluate(&pos), before);
     }
 
     #[test]

@@ -194,7 +194,7 @@ impl CellPairEval {
 impl Evaluate<GomokuBoard> for CellPairEval {
     #[inline]
     fn evaluate(&self, pos: &GomokuBoard) -> i32 {
-        self.score(&pos.cells(), pos.board().to_move())
+        self.score(&pos.cells_with_pairs(), pos.board().to_move())
     }
 }
 
@@ -210,7 +210,7 @@ mod tests {
         let mut out = Vec::new();
         for _ in 0..200 {
             let mut pos = GomokuBoard::new();
-            pos.keep_cells();
+            pos.keep_cells(true);
             for _ in 0..14 {
                 state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let (x, y) = (3 + (state >> 33) % 9, 3 + (state >> 45) % 9);

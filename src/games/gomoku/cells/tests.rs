@@ -48,43 +48,63 @@ fn classes_combine_lines() {
     assert_eq!(class_of([DEAD; 4]), NONE);
 }
 
-/// After random stones put on and taken off, the incremental state equals a recount.
+/// After random stones put on and taken off, the incremental state equals a recount: with the
+/// level pairs (`cell-pairs`) and without them (`cells`, `tuple6-cells`).
 #[test]
 fn incremental_patterns_match_a_recount() {
-    let mut rng = ChaCha8Rng::seed_from_u64(33);
-    for _ in 0..20 {
-        let mut pos = Gomoku.start();
-        pos.keep_cells();
-        for step in 0..80 {
-            let take = pos.board().stone_count() > 0 && rng.random_range(0..4) == 0;
-            if take {
-                pos.unplace();
-            } else {
-                let empty: Vec<Cell> =
-                    (0..225).filter(|&c| pos.board().is_empty_cell(c as Cell)).map(|c| c as Cell).collect();
-                let c = empty[rng.random_range(0..empty.len())];
-                pos.place(c);
-                if pos.board().winner().is_some() {
+    for pairs in [true, false] {
+        let mut rng = ChaCha8Rng::seed_from_u64(33);
+        for _ in 0..20 {
+            let mut pos = Gomoku.start();
+            pos.keep_cells(pairs);
+            assert_eq!(pos.kept_cells().unwrap().keeps_pairs(), pairs);
+            for step in 0..80 {
+                let take = pos.board().stone_count() > 0 && rng.random_range(0..4) == 0;
+                if take {
                     pos.unplace();
+                } else {
+                    let empty: Vec<Cell> =
+                        (0..225).filter(|&c| pos.board().is_empty_cell(c as Cell)).map(|c| c as Cell).collect();
+                    let c = empty[rng.random_range(0..empty.len())];
+                    pos.place(c);
+                    if pos.board().winner().is_some() {
+                        pos.unplace();
+                    }
+                }
+                if step == 40 {
+                    // Kept from here on, counted from the board first.
+                    let mut fresh = GomokuBoard::from_board(pos.board().clone());
+                    assert!(fresh.kept_cells().is_none());
+                    fresh.keep_cells(pairs);
+                    assert_eq!(fresh.kept_cells().unwrap().snapshot(), CellPatterns::recount(pos.board(), pairs));
+                }
+                if step % 7 == 0 {
+                    let kept = pos.kept_cells().unwrap().snapshot();
+                    assert_eq!(kept, CellPatterns::recount(pos.board(), pairs), "step {step}");
                 }
             }
-            if step == 40 {
-                // Kept from here on, counted from the board first.
-                let mut fresh = GomokuBoard::from_board(pos.board().clone());
-                assert!(fresh.kept_cells().is_none());
-                fresh.keep_cells();
-                assert_eq!(fresh.kept_cells().unwrap().snapshot(), CellPatterns::recount(pos.board()));
+            assert_eq!(pos.kept_cells().unwrap().snapshot(), CellPatterns::recount(pos.board(), pairs));
+            while pos.board().stone_count() > 0 {
+                pos.unplace();
             }
-            if step % 7 == 0 {
-                assert_eq!(pos.kept_cells().unwrap().snapshot(), CellPatterns::recount(pos.board()), "step {step}");
-            }
+            assert_eq!(pos.kept_cells().unwrap().snapshot(), CellPatterns::new(Rules::GOMOKU, pairs).snapshot());
         }
-        assert_eq!(pos.kept_cells().unwrap().snapshot(), CellPatterns::recount(pos.board()));
-        while pos.board().stone_count() > 0 {
-            pos.unplace();
-        }
-        assert_eq!(pos.kept_cells().unwrap().snapshot(), CellPatterns::new(Rules::GOMOKU).snapshot());
     }
+}
+
+/// Patterns kept without the level pairs are counted again with them when a `cell-pairs`
+/// search asks, and patterns kept with them stay so when a `cells` search asks.
+#[test]
+fn asking_for_the_pairs_adds_them() {
+    let mut pos = Gomoku.replay(&split_moves("h8 i9 i8 j8 g7 h9")).unwrap();
+    pos.keep_cells(false);
+    assert!(!pos.kept_cells().unwrap().keeps_pairs());
+    pos.keep_cells(true);
+    assert!(pos.kept_cells().unwrap().keeps_pairs());
+    assert_eq!(pos.kept_cells().unwrap().snapshot(), CellPatterns::recount(pos.board(), true));
+    pos.keep_cells(false);
+    assert!(pos.kept_cells().unwrap().keeps_pairs());
+    assert_ne!(CellPatterns::recount(pos.board(), true), CellPatterns::recount(pos.board(), false));
 }
 
 /// On a real position: Black's open three h8 i8 j8 makes g8 and k8 open-four cells.
