@@ -54,8 +54,10 @@ pub enum Command {
     /// Gomocup manager: the best shipped table, 1 s a move (Gomoku: the manager's times).
     ///
     /// Table: by default `best`, the best table shipped for the game: Connect6
-    /// weights/connect6-versus-cloudict.toml (built into the binary; docs/strength.md), the
-    /// other games their hand table. --weights takes a file, a run folder, `defaults` or
+    /// weights/connect6-versus-cloudict.toml, Gomoku weights/gomoku-cell-pairs-fitted.toml
+    /// (the cell-pairs evaluation; both built into the binary; docs/strength.md,
+    /// docs/matches.md), the other games their hand table; with --eval of another
+    /// evaluation, that one's hand table. --weights takes a file, a run folder, `defaults` or
     /// `random:SEED`.
     ///
     /// Time: without --depth, --nodes or --time-ms a move takes 1 s (Connect6, Surakarta and
@@ -65,7 +67,8 @@ pub enum Command {
     /// when the manager gives no time. --depth and --nodes play deterministically (in Gomoku
     /// still within the manager's time).
     Play(PlayArgs),
-    /// Search one position given as record moves and print `bestmove <stones>`.
+    /// Search one position given as record moves and print `bestmove <stones>`; by default
+    /// with the table `play` plays (`--weights best`).
     Bestmove(BestmoveArgs),
     /// Search fixed positions at a fixed depth with the default weights; the last line is
     /// `bench nodes <N> nps <X> ms <T>`, N a deterministic signature of the search.

@@ -25,8 +25,10 @@ use crate::tuner::outside::OutsideConfig;
 
 /// Resolves a weight argument for `game`: a file path (TOML, or JSON as `export` writes it), a
 /// run's folder (its champion), or a built-in name — `best` (the best table shipped for the
-/// game, its [`Descriptor::best_weights`](crate::games::Descriptor::best_weights)), `defaults` (the hand-set table of the evaluation) or `random` /
-/// `random:SEED` (uniform in every weight's bounds).
+/// game, its [`Descriptor::best_weights`](crate::games::Descriptor::best_weights); with an
+/// `eval` whose schema is not the shipped table's, that evaluation's hand table), `defaults`
+/// (the hand-set table of the evaluation) or `random` / `random:SEED` (uniform in every
+/// weight's bounds).
 ///
 /// `eval` is the evaluation asked for on the command line, if any. A file names its own in
 /// `[meta] eval`; asking for another is an error, and asking for none takes the file's. A file
@@ -40,13 +42,18 @@ pub fn load_weights(spec: &str, eval: Option<&str>, game: GameRef) -> Result<(We
         let Some(BuiltIn { path: file, text }) = game.best_weights() else {
             return Ok((evaluation.schema.defaults(), Meta::default(), evaluation.name));
         };
-        let choices = match eval {
-            Some(_) => vec![evaluation.schema],
-            None => schemas_of(game),
-        };
-        let (weights, meta) = Weights::parse(text, file, &choices)?;
-        let eval = evaluation_of(game, &weights);
-        return Ok((weights, meta, eval));
+        let (weights, meta) = Weights::parse(text, file, &schemas_of(game))?;
+        return Ok(match eval {
+            None => {
+                let eval = evaluation_of(game, &weights);
+                (weights, meta, eval)
+            }
+            Some(_) if std::ptr::eq(weights.schema(), evaluation.schema) => (weights, meta, evaluation.name),
+            // The shipped table is another evaluation's: the best of the one asked for is its
+            // hand table (`play --game gomoku --eval tuple6` plays as before the cell-pairs
+            // table was shipped).
+            Some(_) => (evaluation.schema.defaults(), Meta::default(), evaluation.name),
+        });
     }
     if spec == "defaults" {
         return Ok((evaluation.schema.defaults(), Meta::default(), evaluation.name));

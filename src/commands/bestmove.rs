@@ -15,8 +15,11 @@ pub struct BestmoveArgs {
     /// The game so far in record notation, moves separated by spaces: "j10 k11k9 ...".
     #[arg(long, default_value = "")]
     pub moves: String,
-    /// Weight file, or `defaults`.
-    #[arg(long, default_value = "defaults")]
+    /// Weight file, run folder, or a built-in table: `best` (what `play` plays: the best
+    /// shipped for the game, Connect6 weights/connect6-versus-cloudict.toml, Gomoku
+    /// weights/gomoku-cell-pairs-fitted.toml, the others their hand table), `defaults` (the
+    /// hand table), `random:SEED`.
+    #[arg(long, default_value = "best")]
     pub weights: String,
     #[command(flatten)]
     pub engine: EngineSettings,

@@ -23,8 +23,9 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub game: GameArg,
     /// Weight file, run folder, or a built-in table: `best` (the best shipped for the game:
-    /// Connect6 weights/connect6-versus-cloudict.toml, the others their hand table),
-    /// `defaults` (the hand table), `random:SEED`.
+    /// Connect6 weights/connect6-versus-cloudict.toml, Gomoku
+    /// weights/gomoku-cell-pairs-fitted.toml, the others their hand table; with an `--eval`
+    /// of another schema, its hand table), `defaults` (the hand table), `random:SEED`.
     #[arg(long, default_value = "best")]
     pub weights: String,
     #[command(flatten)]

@@ -551,6 +551,18 @@ impl Descriptor for Gomoku {
         Some(SgfGame { number: SgfGame::GOMOKU_NUMBER, rules: None, board: Rules::GOMOKU })
     }
 
+    /// The cell-pairs table fitted to Rapfi's labels: it beat the 6-tuple hand table at equal
+    /// time (each side's counted clock scaled to its positions per CPU second) on two suites
+    /// (docs/matches.md). The GA's default stays the 6-tuple table (`configs/gomoku-quick.toml`):
+    /// cell-pairs searches fewer than half the positions a second, so its games would take
+    /// twice as long.
+    fn best_weights(&self) -> Option<BuiltIn> {
+        Some(BuiltIn {
+            path: "weights/gomoku-cell-pairs-fitted.toml",
+            text: include_str!("../../../weights/gomoku-cell-pairs-fitted.toml"),
+        })
+    }
+
     /// The manager's `INFO timeout_turn` / `timeout_match` / `time_left`.
     fn protocol_keeps_time(&self) -> bool {
         true
@@ -718,6 +730,29 @@ mod tests {
         assert!(pos.kept_cells().unwrap().keeps_pairs());
         assert_eq!(pos.kept_cells().unwrap().snapshot(), cells::CellPatterns::recount(pos.board(), true));
         assert_eq!(pairs.evaluate(&pos), before);
+    }
+
+    /// `best` is the shipped cell-pairs table, with its own evaluation; asked for another
+    /// evaluation, `best` is that one's hand table (as before a table was shipped).
+    #[test]
+    fn best_is_the_fitted_cell_pairs_table() {
+        let game = crate::registry::find("gomoku").unwrap();
+        let (weights, meta, eval) = crate::player::load_weights("best", None, game).unwrap();
+        assert_eq!(eval, "cell-pairs");
+        assert_eq!(meta.name.as_deref(), Some("gomoku-cell-pairs-fitted"));
+        let file = include_str!("../../../weights/gomoku-cell-pairs-fitted.toml");
+        let (shipped, _) = Weights::parse(file, "fitted", &[&GOMOKU_CELL_PAIRS]).unwrap();
+        assert_eq!(weights.values(), shipped.values());
+        assert_ne!(weights.values(), GOMOKU_CELL_PAIRS.defaults().values());
+        let (same, _, eval) = crate::player::load_weights("best", Some("cell-pairs"), game).unwrap();
+        assert_eq!((same.values(), eval), (shipped.values(), "cell-pairs"));
+        for asked in ["tuple6", "tuple6-cells", "cells"] {
+            let (hand, _, eval) = crate::player::load_weights("best", Some(asked), game).unwrap();
+            assert_eq!(eval, asked);
+            assert_eq!(hand.values(), game.evaluation(asked).unwrap().schema.defaults().values());
+        }
+        let (hand, _, eval) = crate::player::load_weights("defaults", None, game).unwrap();
+        assert_eq!((hand.values(), eval), (GOMOKU_TUPLE6.defaults().values(), "tuple6"));
     }
 
     #[test]
