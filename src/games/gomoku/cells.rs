@@ -461,7 +461,8 @@ impl CellPatterns {
         self.class_counts[colour.index()][class as usize]
     }
 
-    /// Whether the level pairs are kept ([`CellPatterns::pair_count`] reads 0 otherwise).
+    /// Whether the level pairs are kept (without them [`CellPatterns::pair_count`] has nothing to
+    /// read: [`GomokuBoard::cells_with_pairs`](super::GomokuBoard::cells_with_pairs) counts them).
     #[inline]
     pub fn keeps_pairs(&self) -> bool {
         self.keeps_pairs
@@ -487,8 +488,8 @@ impl CellPatterns {
     }
 
     /// Everything recomputed from the board by reading each empty cell's 4 lines: levels,
-    /// classes and counts, the pair counts only if `keeps_pairs` (all 0 otherwise, as kept
-    /// without them) (the tests' oracle, independent of the keys).
+    /// classes and counts, the pair counts only if `keeps_pairs` (all 0 otherwise, as patterns
+    /// kept without them have them): the tests' oracle, independent of the keys.
     pub fn recount(board: &Board, keeps_pairs: bool) -> Snapshot {
         let (w, h) = (board.width() as i32, board.height() as i32);
         let table = levels_table();
