@@ -7,7 +7,8 @@
 //!
 //! The judge reads the evaluation from the engine's comment lines, from the side to move's
 //! view: Rapfi's `MESSAGE ... | Eval 186 | ...` (a forced win or loss is `Eval +M33` /
-//! `Eval -M12`), and evotune's `MESSAGE depth 9 score 186 ...`.
+//! `Eval -M12`), evotune's `MESSAGE depth 9 score 186 ...`, and Connect6's Cloudict's
+//! `Score :\t812.800` after its search (`Win by VCF.` when its threat search wins).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -58,19 +59,42 @@ impl std::fmt::Display for Eval {
 }
 
 /// The evaluation in one comment line of an engine: the word after `Eval` or `score` (any
-/// case, words split at spaces and `|`), as a score (`186`, `+186`, `-74`) or a forced
-/// result (`+M33`, `M33`, `-M12`). None when the line holds none.
+/// case, words split at spaces and `|`, a `:` after the word skipped), as a score (`186`,
+/// `+186`, `-74`, or a decimal such as Cloudict's `Score :\t812.800`, rounded) or a forced
+/// result (`+M33`, `M33`, `-M12`). Cloudict's `Win by VCF.` (it found a forced win by
+/// threats for the side to move; it counts no plies) is a forced win of unknown length,
+/// `+M0`. None when the line holds none.
 pub fn read_eval(line: &str) -> Option<Eval> {
-    let mut words = line.split(|c: char| c.is_whitespace() || c == '|').filter(|w| !w.is_empty());
+    if line.trim().eq_ignore_ascii_case("win by vcf.") {
+        return Some(Eval::Mate { wins: true, plies: 0 });
+    }
+    let mut words = line.split(|c: char| c.is_whitespace() || c == '|').filter(|w| !w.is_empty()).peekable();
     while let Some(w) = words.next() {
+        let w = w.strip_suffix(':').unwrap_or(w);
         if !(w.eq_ignore_ascii_case("eval") || w.eq_ignore_ascii_case("score")) {
             continue;
         }
-        if let Some(eval) = Eval::parse(words.next()?) {
+        if words.peek() == Some(&":") {
+            words.next();
+        }
+        let value = words.next()?;
+        if let Some(eval) = Eval::parse(value).or_else(|| decimal_score(value)) {
             return Some(eval);
         }
     }
     None
+}
+
+/// A score written with a fraction (`812.800`, `-3.5`), rounded to the nearest unit; None
+/// for anything else (and for values beyond an i32).
+fn decimal_score(value: &str) -> Option<Eval> {
+    let digits = value.trim_start_matches(['+', '-']);
+    if !digits.contains('.') || !digits.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    let v: f64 = value.parse().ok()?;
+    let rounded = v.round();
+    (rounded.abs() <= f64::from(i32::MAX)).then(|| Eval::Score(rounded as i32))
 }
 
 impl Eval {
@@ -152,6 +176,25 @@ mod tests {
         assert_eq!(read_eval("MESSAGE Eval soon"), None);
         let lines = ["MESSAGE Eval 10".to_string(), "MESSAGE Eval -30".to_string(), "MESSAGE Bestline".to_string()];
         assert_eq!(last_eval(&lines), Some(Eval::Score(-30)));
+    }
+
+    #[test]
+    fn cloudict_lines_are_read() {
+        assert_eq!(read_eval("Score :\t812.800"), Some(Eval::Score(813)));
+        assert_eq!(read_eval("Score :\t-19999.400"), Some(Eval::Score(-19999)));
+        assert_eq!(read_eval("score: -3"), Some(Eval::Score(-3)));
+        assert_eq!(read_eval("Win by VCF."), Some(Eval::Mate { wins: true, plies: 0 }));
+        assert_eq!(read_eval("VCF time : 0.302"), None);
+        assert_eq!(read_eval("AB Time :\t1.060"), None);
+        assert_eq!(read_eval("Node :\t51234"), None);
+        assert_eq!(read_eval("Score :\t1.2.3"), None);
+        assert_eq!(read_eval("Score :\t1e99"), None);
+        // Its output before a move: the search's lines, then the verdict.
+        let lines: Vec<String> =
+            ["VCF time : 0.308", "VCF node : 1200", "AB Time :\t1.060", "Node :\t51234", "Score :\t605.300"]
+                .map(String::from)
+                .to_vec();
+        assert_eq!(last_eval(&lines), Some(Eval::Score(605)));
     }
 
     #[test]

@@ -46,6 +46,10 @@ pub struct PlayArgs {
     /// After every search, a `# depth .. score .. nodes .. pv ..` comment on stderr.
     #[arg(long)]
     pub verbose: bool,
+    /// Connect6: the same comment on stdout, just before the move (as Cloudict prints its
+    /// search's), where `fit-eval --judge` reads an engine's score.
+    #[arg(long)]
+    pub verbose_stdout: bool,
 }
 
 pub fn run(args: &PlayArgs) -> Result<()> {
@@ -58,6 +62,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         errors_to_stderr: args.errors_to_stderr,
         pad_single: !args.no_pad,
         verbose: args.verbose,
+        verbose_stdout: args.verbose_stdout,
     };
     let (stdin, stdout, stderr) = (std::io::stdin(), std::io::stdout(), std::io::stderr());
     // The error stream is unbuffered: a comment written in pieces would be a write each,

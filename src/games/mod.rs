@@ -37,6 +37,10 @@ pub struct ProtocolOptions {
     pub pad_single: bool,
     /// After each search, a comment with depth, score, nodes, time and PV.
     pub verbose: bool,
+    /// Connect6: the search's comment (as `verbose` writes it) on the output, just before
+    /// the move, as Cloudict prints its search's: an engine reading the output (`fit-eval`'s
+    /// judge) reads the score there.
+    pub verbose_stdout: bool,
 }
 
 impl Default for ProtocolOptions {
@@ -48,6 +52,7 @@ impl Default for ProtocolOptions {
             errors_to_stderr: false,
             pad_single: true,
             verbose: false,
+            verbose_stdout: false,
         }
     }
 }

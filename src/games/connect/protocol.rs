@@ -41,7 +41,7 @@ use crate::core::limits::Limits;
 use crate::games::line_protocol::{clip, one_line, read_command};
 use crate::games::param_lines::ParamLines;
 pub use crate::games::ProtocolOptions;
-use crate::search::{Engine, Searchable, MAX_PLY};
+use crate::search::{Engine, Searchable, MATE, MATE_BOUND, MAX_PLY};
 
 /// Runs the protocol until `quit` (replies `Quit!`) or the end of the input, both `Ok`.
 /// Errors are only those of reading the input or writing the replies (e.g. a closed pipe).
@@ -333,17 +333,32 @@ impl<G: ConnectGame + Searchable<Position = Board>, W: Write, E: Write> Session<
         // Only the stones placed are sent: a move whose first stone already wins stops there.
         let placed = self.board.history()[before..].to_vec();
         let text = self.competition(&placed);
+        let pv: Vec<String> = result.pv.iter().map(|m| self.competition(m.stones())).collect();
+        let info = format!(
+            "depth {} score {} nodes {} ms {} pv {}",
+            result.depth,
+            result.score,
+            result.nodes,
+            result.elapsed.as_millis(),
+            pv.join(" ")
+        );
+        if self.options.verbose_stdout {
+            // Before the move: a referee stops reading at the move. A forced result as a
+            // judge reads one (`+M9`: a win in 9 plies), not as the search's raw number.
+            let score = match result.score {
+                s if s > MATE_BOUND => format!("+M{}", MATE - s),
+                s if s < -MATE_BOUND => format!("-M{}", MATE + s),
+                s => s.to_string(),
+            };
+            self.reply(&format!(
+                "# depth {} score {score} nodes {} ms {}",
+                result.depth,
+                result.nodes,
+                result.elapsed.as_millis()
+            ))?;
+        }
         self.reply(&format!("move {text}"))?;
         if self.options.verbose {
-            let pv: Vec<String> = result.pv.iter().map(|m| self.competition(m.stones())).collect();
-            let info = format!(
-                "depth {} score {} nodes {} ms {} pv {}",
-                result.depth,
-                result.score,
-                result.nodes,
-                result.elapsed.as_millis(),
-                pv.join(" ")
-            );
             self.comment(&info)?;
         }
         if self.board.is_over() {

@@ -291,6 +291,14 @@ impl Searchable for Connect6 {
         assert_eq!(weights.schema().game, Self::NAME, "a table of another game");
         Evaluator::new(eval, weights)
     }
+
+    /// A threat road on the board (one the side to move completes this turn, or one of the
+    /// opponent's it must block) decides the position by what the search finds after the six
+    /// or the block, not by the shapes: such positions are left out of `fit-eval`'s labels.
+    fn quiet_for_static(&self, pos: &Board) -> bool {
+        let me = pos.to_move();
+        pos.threat_count(me) == 0 && pos.threat_count(me.other()) == 0
+    }
 }
 
 impl TreeGame for Connect6 {

@@ -234,6 +234,24 @@ fn name_and_quit() {
 }
 
 #[test]
+fn the_search_comment_comes_before_the_move_on_the_output_when_asked() {
+    let judged = ProtocolOptions { verbose_stdout: true, ..options() };
+    let (out, err) = transcript_with(&judged, "new black\n");
+    let l = lines(&out);
+    assert_eq!(l.len(), 2, "{out:?}");
+    // What `fit-eval`'s judge reads: the score for the side to move.
+    assert!(l[0].starts_with("# depth 1 score "), "{out:?}");
+    assert!(crate::arena::eval_judge::read_eval(l[0]).is_some(), "{out:?}");
+    assert_eq!(reply_stones(l[1], false).len(), 1);
+    assert_eq!(err, "", "--verbose alone writes the error stream");
+    // White to move with four in a column: a six this turn, written as a judge reads a
+    // forced result (`+M1`), not as the search's raw number.
+    let won = "new white\nblack JJ\nwhite AAAB\nblack SSSR\nwhite ACAD\nblack SQSP\nnext\n";
+    let (out, _) = transcript_with(&judged, won);
+    assert!(out.lines().any(|l| l.starts_with("# depth") && l.contains(" score +M")), "{out:?}");
+}
+
+#[test]
 fn blank_lines_and_end_of_input() {
     assert_eq!(transcript(""), "");
     assert_eq!(transcript("\n\n   \n\t\n"), "");
