@@ -42,13 +42,16 @@ pub struct FitEvalArgs {
     /// Game records (JSON lines, as `match --records` writes them) whose positions are to be
     /// labelled: every position from the end of the opening on, less repeats (up to
     /// symmetry) and positions a static evaluation cannot judge (the game over, or tactics
-    /// pending: in Gomoku a four on the board).
+    /// pending: in Gomoku a four on the board, in Connect6 a threat road of four or five
+    /// stones).
     #[arg(long, value_name = "FILE", num_args = 1.., requires = "judge")]
     pub records: Vec<PathBuf>,
     /// The engine that labels (`cmd:PROGRAM[;dir=DIR;init=LINE...]`, as `match` takes
     /// engines): shown each position and asked to move, its last printed evaluation (`Eval N`
-    /// as Rapfi prints it, `score N` as `evotune play --verbose` does) is the label. Give it
-    /// a node budget (Rapfi: `init=INFO MAX_NODE 50000`) so labels do not depend on the load.
+    /// as Rapfi prints it, `score N` as `evotune play --verbose` does; for Connect6
+    /// Cloudict's `Score :` and `Win by VCF.`, or `evotune play --verbose-stdout`'s `score N`)
+    /// is the label. Give it a node budget (Rapfi: `init=INFO MAX_NODE 50000`) or a counted
+    /// clock (evotune: `--clock-nps`) so labels do not depend on the load.
     #[arg(long, value_name = "ENGINE", requires = "records")]
     pub judge: Option<String>,
     /// The judge's time a position in ms (pbrain's `INFO timeout_turn`; a node budget
@@ -74,8 +77,8 @@ pub struct FitEvalArgs {
     /// 6 moves, so that a game's positions from its sixth move on fall on the same side).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=90))]
     pub holdout: u32,
-    /// Rounds over the evaluation weights, at most (the fit stops earlier when every weight's
-    /// step has shrunk below one).
+    /// Rounds over the evaluation weights, at most (the fit stops earlier when a pass whose
+    /// steps all shrank below one moved no weight).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub rounds: u32,
     /// Where to write the fitted table (TOML). Without it nothing is fitted: the labels are

@@ -13,9 +13,11 @@
 //! The weights are fitted by a local search over their integers that works for any
 //! evaluation: each evaluation weight in turn is tried one step up and one step down (within
 //! its bounds) and the better kept when it lowers the loss; a weight whose step finds
-//! nothing halves its step, and the fit ends when every step is below one or the rounds run
-//! out. Deterministic: the loss is summed in fixed chunks, so any number of threads gives
-//! the same table.
+//! nothing halves its step. When every step has fallen below one the steps start again from
+//! their first size if anything moved since they last did (a weight whose step ran out early
+//! was last tried against other values of the weights it trades off with), and the fit ends
+//! when a whole such pass moves nothing, or the rounds run out. Deterministic: the loss is
+//! summed in fixed chunks, so any number of threads gives the same table.
 
 pub mod labels;
 
@@ -143,11 +145,16 @@ pub fn fit(
     let before = loss_of(&values)?;
     let mut best = before;
     // A quarter of the value first (a weight at 0 starts from its mutation step).
-    let mut steps: Vec<i32> = values
-        .iter()
-        .zip(schema.specs)
-        .map(|(&v, spec)| if v == 0 { spec.step.max(1) } else { (v.unsigned_abs() / 4).max(1) as i32 })
-        .collect();
+    let first_steps = |values: &[i32]| -> Vec<i32> {
+        values
+            .iter()
+            .zip(schema.specs)
+            .map(|(&v, spec)| if v == 0 { spec.step.max(1) } else { (v.unsigned_abs() / 4).max(1) as i32 })
+            .collect()
+    };
+    let mut steps = first_steps(&values);
+    // Whether a weight moved since the steps last started from their first size.
+    let mut moved = false;
     for round in 1..=rounds {
         let mut searching = 0;
         for &i in &fitted {
@@ -166,10 +173,20 @@ pub fn fit(
                     on_step(&Step { round, weight: spec.name, from: values[i], to: v, loss: l });
                     values[i] = v;
                     best = l;
+                    moved = true;
                 }
                 _ => steps[i] /= 2,
             }
             searching += usize::from(steps[i] > 0);
+        }
+        if searching == 0 && moved {
+            // A weight whose step ran out was last tried before others moved, and the loss
+            // trades weights off against each other (a position's roads of 1, 2 and 3
+            // stones grow together): what was its best value may be no longer. Search
+            // again from the first steps; a pass that moves nothing ends the fit.
+            steps = first_steps(&values);
+            moved = false;
+            searching = fitted.len();
         }
         on_round(round, searching);
         if searching == 0 {
@@ -314,15 +331,29 @@ mod tests {
         }
         let pupil = Weights::from_values(schema, values).unwrap();
         let (fitted, before, after) = fit(&data, &pupil, 500.0, 200, |_| {}, |_, _| {}).unwrap();
-        assert!(before > 1e-4 && after < before / 100.0, "{before} -> {after}");
+        // The fitted table predicts the teacher's expected results to within 0.017 (root mean
+        // square; the start's were 0.6 off): the loss falls by more than a thousand times.
+        assert!(before > 0.3 && after < before / 1000.0, "{before} -> {after}");
+        // The weights come back only as far as the positions tell them apart. A quiet
+        // position holds some 80 roads of one stone a side but one or two of three stones,
+        // and its roads of 1, 2 and 3 stones grow together: the loss's curvature differs
+        // ten thousand times between its directions (own1 - opp1 the stiffest, own3 and
+        // opp3 together the weakest). The fit stops where no weight's step of one lowers
+        // the loss (own1 12, own2 68, own3 128, opp1 13, opp2 68, opp3 124), its distance
+        // from the teacher almost all along the weak directions, where 25 units of own3 and
+        // opp3 together cost a loss of 1e-4. So: each weight comes back at least half way
+        // from where it started, to within a fifth of the teacher's (a third for the
+        // 1-stone weights, whose single step moves a score by a sixth of K).
         for name in moved {
-            let (want, got) = (teacher.get(name).unwrap(), fitted.get(name).unwrap());
-            // A road of one stone moves a score little (about 17 a road), and the many
-            // such roads of a position change together with the others: the loss hardly
-            // tells its weight (own1 17 comes back as 12), the weights of 2 and 3 stones
-            // it does.
-            let slack = if name.ends_with('1') { want.abs() / 2 + 2 } else { want.abs() / 20 + 2 };
-            assert!((got - want).abs() <= slack, "{name}: {want} fitted as {got}");
+            let (want, start, got) = (teacher.get(name).unwrap(), pupil.get(name).unwrap(), fitted.get(name).unwrap());
+            let slack = if name.ends_with('1') { want / 3 } else { want / 5 };
+            assert!((got - want).abs() <= slack, "{name}: {want} fitted as {got} (from {start})");
+            if !name.ends_with('1') {
+                assert!(
+                    (got - want).abs() * 2 <= (start - want).abs(),
+                    "{name}: {want} fitted as {got} (from {start})"
+                );
+            }
         }
     }
 
