@@ -94,7 +94,7 @@ fn decimal_score(value: &str) -> Option<Eval> {
     }
     let v: f64 = value.parse().ok()?;
     let rounded = v.round();
-    (rounded.abs() <= f64::from(i32::MAX)).then(|| Eval::Score(rounded as i32))
+    (rounded.abs() <= f64::from(i32::MAX)).then_some(Eval::Score(rounded as i32))
 }
 
 impl Eval {
