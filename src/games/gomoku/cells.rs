@@ -306,6 +306,17 @@ pub struct CellPatterns {
     pair_counts: [[i32; PAIRS]; 2],
 }
 
+/// Moves a cell from the bucket `*bucket` of `counts` to the bucket `now` (a class or a level
+/// pair that a changed line level may change).
+#[inline]
+fn rebucket<const N: usize>(counts: &mut [i32; N], bucket: &mut u8, now: u8) {
+    if *bucket != now {
+        counts[*bucket as usize] -= 1;
+        counts[now as usize] += 1;
+        *bucket = now;
+    }
+}
+
 impl CellPatterns {
     /// The empty board's patterns, with the level pairs if `keeps_pairs`.
     pub fn new(rules: Rules, keeps_pairs: bool) -> CellPatterns {
@@ -416,21 +427,9 @@ impl CellPatterns {
                     self.counts[col][new as usize] += 1;
                     self.levels[col][q][d] = new;
                     let packed = pack(self.levels[col][q]);
-                    let k = classes[packed];
-                    let was = self.class[col][q];
-                    if k != was {
-                        self.class_counts[col][was as usize] -= 1;
-                        self.class_counts[col][k as usize] += 1;
-                        self.class[col][q] = k;
-                    }
+                    rebucket(&mut self.class_counts[col], &mut self.class[col][q], classes[packed]);
                     if self.keeps_pairs {
-                        let pair = pairs[packed];
-                        let was = self.pair[col][q];
-                        if pair != was {
-                            self.pair_counts[col][was as usize] -= 1;
-                            self.pair_counts[col][pair as usize] += 1;
-                            self.pair[col][q] = pair;
-                        }
+                        rebucket(&mut self.pair_counts[col], &mut self.pair[col][q], pairs[packed]);
                     }
                 }
             }
