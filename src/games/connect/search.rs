@@ -36,8 +36,9 @@ pub struct ConnectGen {
     pub(crate) vcdt_scratch: Vec<Vec<(usize, Move)>>,
     pub(crate) threats: ThreatSet,
     pub(crate) blocks: Vec<Move>,
-    /// `[engine] horizon_wins`: quiet horizon nodes look for a winning threat move.
-    horizon_wins: bool,
+    /// `[engine] horizon_wins`: quiet horizon nodes look for a winning threat move (and
+    /// Gomoku's cells players claim the wins their classes prove, at every node).
+    pub(crate) horizon_wins: bool,
     /// Gomoku's `cells` evaluation: quiet moves chosen and ordered by the position's cell
     /// patterns, this many at a node (0: the generator's own order).
     pub cell_order: usize,

@@ -20,6 +20,7 @@
 
 pub mod cell_eval;
 pub mod cells;
+pub mod class_wins;
 pub mod movegen;
 pub mod pair_eval;
 pub mod pbrain;
@@ -433,6 +434,13 @@ impl TreeGame for Gomoku {
         depth: i32,
         ply: usize,
     ) -> Result<(), i32> {
+        // The players that keep cell patterns know a four-three's or a double three's win
+        // without searching it (with the open four the horizon already sees, at every node).
+        if gen.horizon_wins && pos.board.winner().is_none() {
+            if let Some(plies) = pos.kept_cells().and_then(|p| class_wins::proven_win(p, pos.board.to_move())) {
+                return Err(MATE - (ply as i32 + plies));
+            }
+        }
         gen.node_entry(eval, pos, depth, ply)
     }
 
