@@ -207,7 +207,9 @@ pub struct EngineSettings {
     pub eval: Option<String>,
     /// Stop iterative deepening after this many turns (deterministic).
     #[arg(long, value_parser = depth_range(), help_heading = "Limits")]
-    #[serde(default = "config_depth")]
+    // A config that names no limit at all gets depth 2 (`with_config_depth`), one that names
+    // only nodes or time_ms searches by that alone.
+    #[serde(default)]
     pub depth: Option<u32>,
     /// Stop after this many nodes (playouts for mcts); deterministic.
     #[arg(long, value_parser = nodes_range(), help_heading = "Limits")]
@@ -481,6 +483,16 @@ impl EngineSettings {
             quiet_refutation_nodes: 0,
             ..EngineSettings::default()
         }
+    }
+
+    /// A config's `[engine]` as read: depth 2 when it names no limit at all (what every config
+    /// had before), and no depth when it names only `nodes` or `time_ms`, which would
+    /// otherwise stop at depth 2 long before their budget.
+    pub fn with_config_depth(mut self) -> EngineSettings {
+        if self.limits().is_unlimited() {
+            self.depth = config_depth();
+        }
+        self
     }
 
     /// The limits given (possibly none).

@@ -135,6 +135,7 @@ impl EvolveConfig {
     pub fn parse(text: &str, file: &str) -> Result<EvolveConfig> {
         let mut config: EvolveConfig =
             toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", toml_error(text, file, &e)))?;
+        config.engine = config.engine.clone().with_config_depth();
         if let Some(o) = &mut config.outside {
             o.read_schema().map_err(|e| config_lines::invalid(e, file, text))?;
         }

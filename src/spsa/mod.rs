@@ -148,6 +148,7 @@ impl SpsaConfig {
     pub fn parse(text: &str, file: &str) -> Result<SpsaConfig> {
         let mut config: SpsaConfig =
             toml::from_str(text).map_err(|e| anyhow::anyhow!("{file}: {}", e.to_string().trim_end()))?;
+        config.engine = config.engine.clone().with_config_depth();
         if let Some(o) = &mut config.outside {
             o.read_schema().map_err(|e| config_lines::invalid(e, file, text))?;
         }

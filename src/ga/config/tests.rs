@@ -251,3 +251,26 @@ proptest::proptest! {
         }
     }
 }
+
+/// Connect6's quick config with its `[engine]` depth replaced by `limit` (none if empty).
+fn quick_limited_by(limit: &str) -> EvolveConfig {
+    let mut table: toml::Table = QUICK_TOML.parse().unwrap();
+    let engine = table.get_mut("engine").and_then(toml::Value::as_table_mut).unwrap();
+    engine.remove("depth");
+    engine.extend(limit.parse::<toml::Table>().unwrap());
+    EvolveConfig::parse(&toml::to_string(&table).unwrap(), "limited.toml").unwrap()
+}
+
+/// A config that names only a node budget (or a time) searches by it alone: the depth 2 a
+/// config gets when it names no limit must not cap it (it stopped a 30,000-node Gomoku run
+/// at depth 2); a config that names no limit keeps depth 2.
+#[test]
+fn a_node_budget_alone_is_not_capped_at_the_default_depth() {
+    let c = quick_limited_by("nodes = 30000");
+    assert_eq!((c.engine.depth, c.engine.nodes), (None, Some(30000)));
+    assert_eq!(quick_limited_by("time_ms = 50").engine.depth, None);
+    assert_eq!(quick_limited_by("").engine.limits(), crate::core::limits::Limits::depth(2));
+    assert_eq!(quick_limited_by("depth = 5").engine.depth, Some(5));
+    let rapfi = EvolveConfig::load(Path::new("configs/versus-rapfi.toml")).unwrap();
+    assert_eq!((rapfi.engine.depth, rapfi.engine.nodes), (None, Some(30000)));
+}
