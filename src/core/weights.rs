@@ -32,6 +32,17 @@ pub enum WeightGroup {
     /// in what order. Tables written before these weights existed have none of them; such a
     /// file loads with the group's defaults (the engine's behaviour when it was written).
     MoveOrder,
+    /// The rank by which Gomoku's `cells` players choose and order their quiet moves (the
+    /// `order_*` weights). Like the move-order group, a table written before these weights
+    /// existed loads with their defaults.
+    CellOrder,
+}
+
+impl WeightGroup {
+    /// Whether the group steers which moves a search tries (what `fit-order` fits).
+    pub fn orders_moves(self) -> bool {
+        matches!(self, WeightGroup::MoveOrder | WeightGroup::CellOrder)
+    }
 }
 
 /// One tunable weight: its name in files, its hand-set default, its bounds and a mutation step.
@@ -414,11 +425,14 @@ impl Weights {
                 });
             }
         }
-        // A table with none of the move-order weights predates them: it keeps their defaults.
-        let legacy = !schema.specs.iter().any(|s| s.group == WeightGroup::MoveOrder && table.contains_key(s.name));
+        // A table with none of a move-order group's weights predates them: it keeps their
+        // defaults (each group was added at its own time).
+        let legacy = |group: WeightGroup| {
+            group.orders_moves() && !schema.specs.iter().any(|s| s.group == group && table.contains_key(s.name))
+        };
         let mut values = Vec::with_capacity(schema.len());
         for spec in schema.specs {
-            if legacy && spec.group == WeightGroup::MoveOrder {
+            if legacy(spec.group) {
                 values.push(spec.default);
                 continue;
             }

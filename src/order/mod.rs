@@ -21,7 +21,7 @@ use anyhow::{bail, Result};
 use crate::arena::player::Player;
 use crate::arena::records::GameRecord;
 use crate::core::game::Side;
-use crate::core::weights::{best_single_change, WeightGroup, Weights};
+use crate::core::weights::{best_single_change, Weights};
 use crate::registry::{GameRef, MoveSample};
 use crate::search::MoveRank;
 
@@ -159,8 +159,7 @@ pub fn fit(
     mut on_step: impl FnMut(&Step),
 ) -> Result<(Weights, Coverage, Coverage)> {
     let schema = player.weights.schema();
-    let order: Vec<usize> =
-        (0..schema.specs.len()).filter(|&i| schema.specs[i].group == WeightGroup::MoveOrder).collect();
+    let order: Vec<usize> = (0..schema.specs.len()).filter(|&i| schema.specs[i].group.orders_moves()).collect();
     if order.is_empty() {
         bail!("{}/{} tables have no move-order weights to fit", schema.game, schema.eval);
     }
@@ -207,6 +206,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::weights::WeightGroup;
     use crate::core::settings::EngineSettings;
     use crate::registry;
 

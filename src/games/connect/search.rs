@@ -14,6 +14,7 @@ use crate::games::connect::board::{Board, Cell, Rules};
 use crate::games::connect::eval::{self, Evaluator};
 use crate::games::connect::game::{side_of, Connect6, ConnectGame, ConnectPosition};
 use crate::games::connect::movegen::{Move, MoveGen, MoveGenConfig, MoveScoring, Situation, ThreatSet};
+use crate::games::gomoku::movegen::CellRank;
 use crate::search::mcts::{for_first, win_probability};
 use crate::search::{Clock, Exact, Playouts, Root, Searchable, Tactics, TreeGame, TreeSearch, MATE, MAX_PLY};
 
@@ -44,6 +45,8 @@ pub struct ConnectGen {
     pub cell_order: usize,
     /// Gomoku's `cell-pairs` evaluation: the kept cell patterns count the level pairs too.
     pub cell_pairs: bool,
+    /// Gomoku's `cells` move order: the rank of a cell (its table's `order_*` weights).
+    pub cell_rank: CellRank,
     /// The `cells` move order's rankings, kept between nodes so that a node allocates none:
     /// forced answers by rank, and quiet cells by rank.
     pub(crate) ranked_moves: Vec<(i32, Move)>,
@@ -65,6 +68,7 @@ impl ConnectGen {
             horizon_wins: settings.horizon_wins,
             cell_order: 0,
             cell_pairs: false,
+            cell_rank: CellRank::default(),
             ranked_moves: Vec::new(),
             ranked_cells: Vec::new(),
         }

@@ -14,6 +14,7 @@ use crate::core::weights::{concat_specs, Schema, WeightSpec, Weights};
 use crate::games::connect::game::ConnectPosition;
 use crate::games::connect::movegen::GOMOKU_MOVE_ORDER;
 use crate::games::gomoku::cells::{CellPatterns, DOUBLE_THREE, FLEX4, FOUR_THREE, LEVELS};
+use crate::games::gomoku::movegen::CELL_ORDER;
 use crate::games::gomoku::GomokuBoard;
 
 /// Bounds of a weight: 0 to ten times its default.
@@ -48,24 +49,27 @@ pub(super) const LEVEL_SPECS: [WeightSpec; 18] = [
 ];
 
 /// The line levels B1..F5 for the side to move, then for the side that has just moved, then
-/// the classes for each, then Gomoku's move-order weights.
+/// the classes for each, then Gomoku's move-order weights and the `cells` move order's.
 pub static GOMOKU_CELLS: Schema = Schema {
     game: "gomoku",
     eval: "cells",
     source: "hand-set: line levels of every empty cell (Gomocup-style patterns); hand-set move order",
-    specs: &concat_specs::<24, 8, 32>(
-        concat_specs::<18, 6, 24>(
-            LEVEL_SPECS,
-            [
-                w("own_double_three", 600, "a cell where the side to move makes two open threes"),
-                w("own_four_three", 1_500, "... a four and an open three"),
-                w("own_flex4", 2_000, "... an open four or two fours"),
-                w("opp_double_three", 250, "a cell where the side that has just moved makes two open threes"),
-                w("opp_four_three", 400, "... a four and an open three"),
-                w("opp_flex4", 300, "... an open four or two fours"),
-            ],
+    specs: &concat_specs::<32, 15, 47>(
+        concat_specs::<24, 8, 32>(
+            concat_specs::<18, 6, 24>(
+                LEVEL_SPECS,
+                [
+                    w("own_double_three", 600, "a cell where the side to move makes two open threes"),
+                    w("own_four_three", 1_500, "... a four and an open three"),
+                    w("own_flex4", 2_000, "... an open four or two fours"),
+                    w("opp_double_three", 250, "a cell where the side that has just moved makes two open threes"),
+                    w("opp_four_three", 400, "... a four and an open three"),
+                    w("opp_flex4", 300, "... an open four or two fours"),
+                ],
+            ),
+            GOMOKU_MOVE_ORDER,
         ),
-        GOMOKU_MOVE_ORDER,
+        CELL_ORDER,
     ),
 };
 

@@ -418,6 +418,7 @@ impl TreeGame for Gomoku {
             // As many cells as the generator's resolved singles.
             gen.cell_order = gen.movegen.config.singles.max(1);
             gen.cell_pairs = eval == "cell-pairs";
+            gen.cell_rank = movegen::CellRank::from_weights(weights);
         }
         gen
     }

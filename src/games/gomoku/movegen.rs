@@ -9,6 +9,7 @@
 //! cells of the opponent's roads those cells would make fours in (the ends of an open three),
 //! and the side to move's fours (and its own winning moves). Elsewhere the quiet moves stand.
 
+use crate::core::weights::{WeightGroup, WeightSpec, Weights};
 use crate::games::connect::board::{Board, Cell, Colour};
 use crate::games::connect::game::ConnectPosition;
 use crate::games::connect::movegen::{Move, Situation};
@@ -137,29 +138,128 @@ pub fn quiet_move(board: &Board, m: Move) -> bool {
     })
 }
 
-/// What a cell's line level adds to its rank in the `cells` move order (one line).
-const LEVEL_RANK: [i32; LEVELS] = [0, 1, 2, 4, 12, 14, 50, 60, 600, 50_000];
-/// What a cell's class adds to its rank, for the side to move's own cells.
-const CLASS_RANK: [i32; cells::CLASSES] = [0, 0, 0, 10, 0, 0, 2_500, 6_000, 20_000, 100_000];
-/// The same for the opponent's cells (where a stone blocks them), in parts of 8 of the side to
-/// move's own.
-const BLOCK_EIGHTHS: i32 = 7;
+/// A weight of the `cells` move order: hand-set default, bounds 0 to ten times it.
+const fn order_spec(name: &'static str, default: i32, doc: &'static str) -> WeightSpec {
+    WeightSpec::new(name, default, 0, 10 * default, doc).in_group(WeightGroup::CellOrder)
+}
 
-/// The rank of an empty cell for the side to move in the `cells` move order: what a stone
-/// there makes for `me` plus (a little less) what it takes from the opponent.
-#[inline]
-pub fn cell_rank(p: &CellPatterns, me: Colour, c: Cell) -> i32 {
-    let side = |colour: Colour| {
-        let l = p.levels(colour, c);
-        l.iter().map(|&v| LEVEL_RANK[v as usize]).sum::<i32>() + CLASS_RANK[p.class(colour, c) as usize]
-    };
-    side(me) + side(me.other()) * BLOCK_EIGHTHS / 8
+/// The `cells` move order's weights (part of the `cells` and `cell-pairs` schemas): what a
+/// cell's line levels and class add to its rank, and how much of the opponent's rank at a
+/// cell counts for blocking it. Tables written before them load with these defaults.
+pub const CELL_ORDER: [WeightSpec; 15] = [
+    order_spec("order_b1", 1, "quiet-move rank: each line where a stone makes a closed one"),
+    order_spec("order_f1", 2, "... an open one"),
+    order_spec("order_b2", 4, "... a closed two"),
+    order_spec("order_f2", 12, "... an open two"),
+    order_spec("order_b3", 14, "... a closed three"),
+    order_spec("order_f3", 50, "... an open three"),
+    order_spec("order_b4", 60, "... a four"),
+    order_spec("order_f4", 600, "... an open four"),
+    order_spec("order_f5", 50_000, "... a five"),
+    order_spec("order_two_two", 10, "quiet-move rank: a cell where a stone makes two open twos"),
+    order_spec("order_double_three", 2_500, "... two open threes"),
+    order_spec("order_four_three", 6_000, "... a four and an open three"),
+    order_spec("order_flex4", 20_000, "... an open four or two fours"),
+    order_spec("order_five", 100_000, "... a five"),
+    WeightSpec {
+        max: 16,
+        step: 1,
+        ..order_spec(
+            "order_block_eighths",
+            7,
+            "quiet-move rank: the opponent's rank at a cell counts this many eighths (a stone there blocks it)",
+        )
+    },
+];
+
+/// Which entry of [`CellRank`] each of [`CELL_ORDER`]'s weights sets.
+enum RankSlot {
+    Level(u8),
+    Class(u8),
+    BlockEighths,
+}
+
+const CELL_ORDER_SLOTS: [RankSlot; 15] = [
+    RankSlot::Level(cells::B1),
+    RankSlot::Level(cells::F1),
+    RankSlot::Level(cells::B2),
+    RankSlot::Level(cells::F2),
+    RankSlot::Level(cells::B3),
+    RankSlot::Level(cells::F3),
+    RankSlot::Level(cells::B4),
+    RankSlot::Level(cells::F4),
+    RankSlot::Level(cells::F5),
+    RankSlot::Class(cells::TWO_TWO),
+    RankSlot::Class(cells::DOUBLE_THREE),
+    RankSlot::Class(cells::FOUR_THREE),
+    RankSlot::Class(cells::FLEX4),
+    RankSlot::Class(cells::FIVE),
+    RankSlot::BlockEighths,
+];
+
+/// The `cells` move order's weights unpacked once into the generator, so that a node reads
+/// them from arrays as it read the constants they replace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellRank {
+    /// What a cell's line level adds to its rank (one line).
+    level: [i32; LEVELS],
+    /// What a cell's class adds (the classes without a weight add nothing).
+    class: [i32; cells::CLASSES],
+    /// The opponent's rank at a cell counts this many eighths of the side to move's.
+    block_eighths: i32,
+}
+
+impl Default for CellRank {
+    /// The defaults of [`CELL_ORDER`].
+    fn default() -> CellRank {
+        let mut r = CellRank { level: [0; LEVELS], class: [0; cells::CLASSES], block_eighths: 0 };
+        for (spec, slot) in CELL_ORDER.iter().zip(&CELL_ORDER_SLOTS) {
+            r.set(slot, spec.default);
+        }
+        r
+    }
+}
+
+impl CellRank {
+    /// The rank of a table: its `order_*` weights, the defaults for any it lacks (tables of
+    /// schemas without them, such as the 6-tuple table of `tuple6-cells`).
+    pub fn from_weights(weights: &Weights) -> CellRank {
+        let mut r = CellRank::default();
+        for (spec, &v) in weights.schema().specs.iter().zip(weights.values()) {
+            if spec.group != WeightGroup::CellOrder {
+                continue;
+            }
+            if let Some(k) = CELL_ORDER.iter().position(|s| s.name == spec.name) {
+                r.set(&CELL_ORDER_SLOTS[k], v);
+            }
+        }
+        r
+    }
+
+    fn set(&mut self, slot: &RankSlot, v: i32) {
+        match *slot {
+            RankSlot::Level(l) => self.level[l as usize] = v,
+            RankSlot::Class(c) => self.class[c as usize] = v,
+            RankSlot::BlockEighths => self.block_eighths = v,
+        }
+    }
+
+    /// The rank of an empty cell for the side to move in the `cells` move order: what a
+    /// stone there makes for `me` plus (a little less) what it takes from the opponent.
+    #[inline]
+    pub fn of(&self, p: &CellPatterns, me: Colour, c: Cell) -> i32 {
+        let side = |colour: Colour| {
+            let l = p.levels(colour, c);
+            l.iter().map(|&v| self.level[v as usize]).sum::<i32>() + self.class[p.class(colour, c) as usize]
+        };
+        side(me) + side(me.other()) * self.block_eighths / 8
+    }
 }
 
 /// The moves of the `cells` evaluation's nodes: the Connect generator's wherever a side has a
 /// four (a five to take, fours to block) and where the opponent has an open three or a cell
-/// making two fours (the answers of [`generate`], reordered by [`cell_rank`]); elsewhere the
-/// best `gen.cell_order` empty cells by [`cell_rank`] among those with a line where a five
+/// making two fours (the answers of [`generate`], reordered by [`CellRank`]); elsewhere the
+/// best `gen.cell_order` empty cells by [`CellRank`] among those with a line where a five
 /// can still be made (the centre on an empty board).
 pub fn generate_by_cells(gen: &mut ConnectGen, pos: &GomokuBoard, depth: i32, out: &mut Vec<Move>) -> Situation {
     let board = pos.board();
@@ -172,7 +272,8 @@ pub fn generate_by_cells(gen: &mut ConnectGen, pos: &GomokuBoard, depth: i32, ou
         if situation == Situation::Quiet || situation == Situation::Defend {
             let mut ranked = std::mem::take(&mut gen.ranked_moves);
             ranked.clear();
-            ranked.extend(out.iter().map(|&m| (m.stones().iter().map(|&c| cell_rank(p, me, c)).sum(), m)));
+            let rank = &gen.cell_rank;
+            ranked.extend(out.iter().map(|&m| (m.stones().iter().map(|&c| rank.of(p, me, c)).sum(), m)));
             // Stable: equal ranks keep the generator's order.
             ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
             out.clear();
@@ -188,8 +289,9 @@ pub fn generate_by_cells(gen: &mut ConnectGen, pos: &GomokuBoard, depth: i32, ou
     }
     let mut ranked = std::mem::take(&mut gen.ranked_cells);
     ranked.clear();
+    let rank = &gen.cell_rank;
     ranked.extend((0..p.cells() as Cell).filter(|&c| p.is_empty(c)).filter_map(|c| {
-        let r = cell_rank(p, me, c);
+        let r = rank.of(p, me, c);
         (r > 0).then_some((r, c))
     }));
     if ranked.is_empty() {

@@ -17,6 +17,7 @@ use crate::games::connect::game::ConnectPosition;
 use crate::games::connect::movegen::GOMOKU_MOVE_ORDER;
 use crate::games::gomoku::cell_eval::LEVEL_SPECS;
 use crate::games::gomoku::cells::{CellPatterns, LEVELS, PAIRS};
+use crate::games::gomoku::movegen::CELL_ORDER;
 use crate::games::gomoku::GomokuBoard;
 
 /// A pair weight: may turn negative in a fit (a pair worth less than its two levels say).
@@ -140,12 +141,15 @@ const PAIR_SPECS: [WeightSpec; 2 * PAIRS] = [
 ];
 
 /// The line levels B1..F5 for each side, then the level pairs for each, then Gomoku's
-/// move-order weights.
+/// move-order weights, then the `cells` move order's.
 pub static GOMOKU_CELL_PAIRS: Schema = Schema {
     game: "gomoku",
     eval: "cell-pairs",
     source: "hand-set: the cells table's line levels, its class weights on the level pairs that make those classes; hand-set move order",
-    specs: &concat_specs::<128, 8, 136>(concat_specs::<18, 110, 128>(LEVEL_SPECS, PAIR_SPECS), GOMOKU_MOVE_ORDER),
+    specs: &concat_specs::<136, 15, 151>(
+        concat_specs::<128, 8, 136>(concat_specs::<18, 110, 128>(LEVEL_SPECS, PAIR_SPECS), GOMOKU_MOVE_ORDER),
+        CELL_ORDER,
+    ),
 };
 
 /// The `cell-pairs` evaluation of one table.
