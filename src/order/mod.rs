@@ -206,8 +206,8 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::weights::WeightGroup;
     use crate::core::settings::EngineSettings;
+    use crate::core::weights::WeightGroup;
     use crate::registry;
 
     fn player(weights: Weights) -> Player {

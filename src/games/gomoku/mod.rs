@@ -741,6 +741,46 @@ mod tests {
         assert_eq!(pairs.evaluate(&pos), before);
     }
 
+    /// The `cells` move order's weights: their defaults are the constants the order was
+    /// written with, the generator reads a table's own, tables without them (the shipped
+    /// cell-pairs table was written before them) load with the defaults, and a table with
+    /// some of them but not all is refused.
+    #[test]
+    fn the_cells_order_reads_its_weights() {
+        use movegen::{CellRank, CELL_ORDER};
+        let settings = EngineSettings::default();
+        for schema in [&GOMOKU_CELLS, &GOMOKU_CELL_PAIRS] {
+            assert_eq!(Gomoku.generator(&settings, &schema.defaults()).cell_rank, CellRank::default());
+        }
+        let six_cells = EngineSettings { eval: Some("tuple6-cells".into()), ..EngineSettings::default() };
+        assert_eq!(Gomoku.generator(&six_cells, &GOMOKU_TUPLE6.defaults()).cell_rank, CellRank::default());
+        let defaults: Vec<i32> = CELL_ORDER.iter().map(|s| s.default).collect();
+        assert_eq!(defaults, [1, 2, 4, 12, 14, 50, 60, 600, 50_000, 10, 2_500, 6_000, 20_000, 100_000, 7]);
+        // A table's own weights reach the generator: no blocking at all ranks a cell by the
+        // side to move's lines alone.
+        let mut values = GOMOKU_CELL_PAIRS.defaults().values().to_vec();
+        let eighths = GOMOKU_CELL_PAIRS.index_of("order_block_eighths").unwrap();
+        values[eighths] = 0;
+        let own_only = Weights::from_values(&GOMOKU_CELL_PAIRS, values).unwrap();
+        let mut gen = Gomoku.generator(&settings, &own_only);
+        assert_ne!(gen.cell_rank, CellRank::default());
+        // Black h8 i8 j8 (an open three) against white h9 i9: white to move must block, and
+        // so it does by either order; black to move (after a white stone far away) with no
+        // blocking weight extends its three to an open four, as with it.
+        let mut pos = Gomoku.replay(&split_moves("h8 h9 i8 i9 j8 a15")).unwrap();
+        pos.keep_cells(true);
+        let mut out = Vec::new();
+        movegen::generate_by_cells(&mut gen, &pos, 4, &mut out);
+        assert!(["g8", "k8"].contains(&Gomoku.format_move(&pos, out[0]).as_str()));
+        let file = include_str!("../../../weights/gomoku-cell-pairs-fitted.toml");
+        assert!(!file.contains("order_b1"));
+        let (shipped, _) = Weights::parse(file, "fitted", &[&GOMOKU_CELL_PAIRS]).unwrap();
+        assert_eq!(Gomoku.generator(&settings, &shipped).cell_rank, CellRank::default());
+        let half = file.replace("[weights]\n", "[weights]\norder_b1 = 3\n");
+        let e = Weights::parse(&half, "half", &[&GOMOKU_CELL_PAIRS]).unwrap_err().to_string();
+        assert!(e.contains("missing weight `order_f1`"), "{e}");
+    }
+
     /// `best` is the shipped cell-pairs table, with its own evaluation; asked for another
     /// evaluation, `best` is that one's hand table (as before a table was shipped).
     #[test]

@@ -247,6 +247,6 @@ mod tests {
         assert_eq!(at("own_b4_f3"), 18 + pair_index(B4, F3));
         assert_eq!(at("opp_f4_dead"), 18 + PAIRS + pair_index(F4, 0));
         assert_eq!(d.values()[at("own_b4_f3")], 1_500);
-        assert_eq!(GOMOKU_CELL_PAIRS.specs.len(), 136);
+        assert_eq!(GOMOKU_CELL_PAIRS.specs.len(), 151);
     }
 }
