@@ -116,7 +116,9 @@ pub enum Command {
     /// nor foresee as the opponent's answer. The fit tries each move-order weight in turn at
     /// a few multiples of its value and keeps the value that lists more of the player's moves
     /// (counting those among the first 8 a quarter more), round after round until nothing
-    /// changes; the evaluation weights stay. Moves in positions decided before any search
+    /// changes; the evaluation weights stay (the move-order weights are the `move_*` ones,
+    /// and for Gomoku's `cells` and `cell-pairs` tables also the `order_*` rank of their quiet
+    /// cells). Moves in positions decided before any search
     /// are left out. Prints the coverage before and after, on the training records and on
     /// --test records (hold some games out: a fit to few games can learn their positions),
     /// and writes the table to --out. Games decide whether the new table is better: measure
