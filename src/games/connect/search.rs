@@ -45,6 +45,9 @@ pub struct ConnectGen {
     pub cell_order: usize,
     /// Gomoku's `cell-pairs` evaluation: the kept cell patterns count the level pairs too.
     pub cell_pairs: bool,
+    /// Gomoku: whether the evaluation reads the 6-cell windows (the positions searched keep
+    /// them only then).
+    pub reads_windows: bool,
     /// Gomoku's `cells` move order: the rank of a cell (its table's `order_*` weights).
     pub cell_rank: CellRank,
     /// The `cells` move order's rankings, kept between nodes so that a node allocates none:
@@ -68,6 +71,7 @@ impl ConnectGen {
             horizon_wins: settings.horizon_wins,
             cell_order: 0,
             cell_pairs: false,
+            reads_windows: true,
             cell_rank: CellRank::default(),
             ranked_moves: Vec::new(),
             ranked_cells: Vec::new(),

@@ -228,6 +228,34 @@ fn pairs_table() -> &'static [u8; 1 << 16] {
     })
 }
 
+/// Both colours' levels of a key ([`levels_table`]) side by side: the incremental update reads
+/// them with one memory access (the tables are too large for the first-level cache).
+fn both_levels_table() -> &'static [[u8; 2]; 1 << 16] {
+    static TABLE: OnceLock<Box<[[u8; 2]; 1 << 16]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let [black, white] = levels_table();
+        let mut t = Box::new([[0u8; 2]; 1 << 16]);
+        for (key, both) in t.iter_mut().enumerate() {
+            *both = [black[key], white[key]];
+        }
+        t
+    })
+}
+
+/// The class and the level pair of every 4 line levels packed as for [`classes_table`], side by
+/// side, for the same reason.
+fn class_pair_table() -> &'static [[u8; 2]; 1 << 16] {
+    static TABLE: OnceLock<Box<[[u8; 2]; 1 << 16]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let (classes, pairs) = (classes_table(), pairs_table());
+        let mut t = Box::new([[0u8; 2]; 1 << 16]);
+        for (key, both) in t.iter_mut().enumerate() {
+            *both = [classes[key], pairs[key]];
+        }
+        t
+    })
+}
+
 /// 4 line levels packed 4 bits each, the first lowest.
 #[inline]
 fn pack(l: [u8; 4]) -> usize {
@@ -278,6 +306,19 @@ impl Touch {
     }
 }
 
+/// A line level of an empty cell that a stone changed, with what it was: taking the stone
+/// back puts these back, newest first, with no table lookup.
+#[derive(Clone, Copy, Debug)]
+struct LevelChange {
+    cell: u16,
+    dir: u8,
+    colour: u8,
+    /// The cell's level in that direction, its class and its level pair before the stone.
+    level: u8,
+    class: u8,
+    pair: u8,
+}
+
 /// Every empty cell's levels by colour, the level counts, the class counts and the pair counts
 /// (the shape the tests compare).
 pub type Snapshot = (Vec<[[u8; 4]; 2]>, [[i32; LEVELS]; 2], [[i32; CLASSES]; 2], [[i32; PAIRS]; 2]);
@@ -304,6 +345,11 @@ pub struct CellPatterns {
     class_counts: [[i32; CLASSES]; 2],
     /// Empty cells of each level pair, by colour (all 0 when the pairs are not kept).
     pair_counts: [[i32; PAIRS]; 2],
+    /// The level changes of the stones on the board, stone after stone: stones come off in the
+    /// reverse order they went on (the board's history), so each one's changes are the last.
+    changes: Vec<LevelChange>,
+    /// Where each stone's changes start in `changes`, by stone.
+    marks: Vec<u32>,
 }
 
 /// Moves a cell from the bucket `*bucket` of `counts` to the bucket `now` (a class or a level
@@ -334,6 +380,8 @@ impl CellPatterns {
             counts: [[0; LEVELS]; 2],
             class_counts: [[0; CLASSES]; 2],
             pair_counts: [[0; PAIRS]; 2],
+            changes: Vec::new(),
+            marks: Vec::new(),
         };
         for c in 0..n {
             p.enter(c);
@@ -371,16 +419,24 @@ impl CellPatterns {
         }
     }
 
-    /// Counts a cell that is about to be occupied out.
+    /// Counts a cell that is about to be occupied out. Its levels, class and pair stay as they
+    /// are while it is occupied (the stones around it change only its keys): when the stone
+    /// comes off, the stones placed since are off again, so they are its levels once more.
     #[inline]
     fn leave(&mut self, c: usize) {
+        self.count_cell(c, -1);
+    }
+
+    /// Adds `by` to the counts of an empty cell's levels, class and pair.
+    #[inline]
+    fn count_cell(&mut self, c: usize, by: i32) {
         for col in 0..2 {
             for d in 0..4 {
-                self.counts[col][self.levels[col][c][d] as usize] -= 1;
+                self.counts[col][self.levels[col][c][d] as usize] += by;
             }
-            self.class_counts[col][self.class[col][c] as usize] -= 1;
+            self.class_counts[col][self.class[col][c] as usize] += by;
             if self.keeps_pairs {
-                self.pair_counts[col][self.pair[col][c] as usize] -= 1;
+                self.pair_counts[col][self.pair[col][c] as usize] += by;
             }
         }
     }
@@ -393,47 +449,65 @@ impl CellPatterns {
         self.leave(c);
         let v = colour.index() as u16 + 1;
         self.occ[c] = v as u8;
-        self.shift_keys(c, |key, bits| key + (v << bits));
+        self.marks.push(self.changes.len() as u32);
+        let levels = both_levels_table();
+        let class_pair = class_pair_table();
+        for &(q, d, bits) in &self.touch.touch[c] {
+            let (q, d) = (q as usize, d as usize);
+            let key = self.keys[q][d] + (v << bits);
+            self.keys[q][d] = key;
+            if self.occ[q] != 0 {
+                continue;
+            }
+            let both = levels[key as usize];
+            for (col, &new) in both.iter().enumerate() {
+                let old = self.levels[col][q][d];
+                if old != new {
+                    let pair = if self.keeps_pairs { self.pair[col][q] } else { 0 };
+                    self.changes.push(LevelChange {
+                        cell: q as u16,
+                        dir: d as u8,
+                        colour: col as u8,
+                        level: old,
+                        class: self.class[col][q],
+                        pair,
+                    });
+                    self.counts[col][old as usize] -= 1;
+                    self.counts[col][new as usize] += 1;
+                    self.levels[col][q][d] = new;
+                    let [class, pair] = class_pair[pack(self.levels[col][q])];
+                    rebucket(&mut self.class_counts[col], &mut self.class[col][q], class);
+                    if self.keeps_pairs {
+                        rebucket(&mut self.pair_counts[col], &mut self.pair[col][q], pair);
+                    }
+                }
+            }
+        }
     }
 
-    /// The stone of `colour` on `c` taken away.
+    /// The stone of `colour` on `c` taken away: the last stone added.
     #[inline]
     pub fn remove(&mut self, c: Cell, colour: Colour) {
         let c = c as usize;
         let v = colour.index() as u16 + 1;
         debug_assert_eq!(self.occ[c], v as u8);
-        self.shift_keys(c, |key, bits| key - (v << bits));
-        self.occ[c] = 0;
-        self.enter(c);
-    }
-
-    #[inline]
-    fn shift_keys(&mut self, c: usize, change: impl Fn(u16, u8) -> u16) {
-        let table = levels_table();
-        let classes = classes_table();
-        let pairs = pairs_table();
         for &(q, d, bits) in &self.touch.touch[c] {
-            let (q, d) = (q as usize, d as usize);
-            let key = change(self.keys[q][d], bits);
-            self.keys[q][d] = key;
-            if self.occ[q] != 0 {
-                continue;
-            }
-            for (col, table) in table.iter().enumerate() {
-                let old = self.levels[col][q][d];
-                let new = table[key as usize];
-                if old != new {
-                    self.counts[col][old as usize] -= 1;
-                    self.counts[col][new as usize] += 1;
-                    self.levels[col][q][d] = new;
-                    let packed = pack(self.levels[col][q]);
-                    rebucket(&mut self.class_counts[col], &mut self.class[col][q], classes[packed]);
-                    if self.keeps_pairs {
-                        rebucket(&mut self.pair_counts[col], &mut self.pair[col][q], pairs[packed]);
-                    }
-                }
+            self.keys[q as usize][d as usize] -= v << bits;
+        }
+        let start = self.marks.pop().expect("a stone to take back") as usize;
+        for change in self.changes.drain(start..).rev() {
+            let (q, d, col) = (change.cell as usize, change.dir as usize, change.colour as usize);
+            let now = self.levels[col][q][d];
+            self.counts[col][now as usize] -= 1;
+            self.counts[col][change.level as usize] += 1;
+            self.levels[col][q][d] = change.level;
+            rebucket(&mut self.class_counts[col], &mut self.class[col][q], change.class);
+            if self.keeps_pairs {
+                rebucket(&mut self.pair_counts[col], &mut self.pair[col][q], change.pair);
             }
         }
+        self.occ[c] = 0;
+        self.count_cell(c, 1);
     }
 
     /// The levels of an empty cell's 4 lines for `colour`.

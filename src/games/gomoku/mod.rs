@@ -55,26 +55,31 @@ use tuple6::{Tuple6Eval, WindowCounts, GOMOKU_TUPLE6};
 pub struct Gomoku;
 
 /// A Gomoku position: the board, and kept with it the codes of the Gomoku blog's 6-cell
-/// windows and, once a search with the `cells` evaluation asks for them
+/// windows (which only the `tuple6` evaluations read: a search with another drops them,
+/// [`GomokuBoard::drop_windows`]) and, once a search with the `cells` evaluation asks for them
 /// ([`GomokuBoard::keep_cells`]), every empty cell's line patterns. Other evaluations never
 /// pay for the patterns: keeping them costs about as much per stone as everything else.
 #[derive(Clone, Debug)]
 pub struct GomokuBoard {
     board: Board,
-    windows: WindowCounts,
+    windows: Option<Box<WindowCounts>>,
     cells: Option<Box<CellPatterns>>,
 }
 
 impl GomokuBoard {
     /// The empty board.
     pub fn new() -> GomokuBoard {
-        GomokuBoard { board: Board::new(Rules::GOMOKU), windows: WindowCounts::new(Rules::GOMOKU), cells: None }
+        GomokuBoard {
+            board: Board::new(Rules::GOMOKU),
+            windows: Some(Box::new(WindowCounts::new(Rules::GOMOKU))),
+            cells: None,
+        }
     }
 
     /// The position of a board.
     pub fn from_board(board: Board) -> GomokuBoard {
         assert_eq!(board.rules(), Rules::GOMOKU, "a Gomoku board");
-        let windows = WindowCounts::of_board(&board);
+        let windows = Some(Box::new(WindowCounts::of_board(&board)));
         GomokuBoard { board, windows, cells: None }
     }
 
@@ -111,9 +116,29 @@ impl GomokuBoard {
         }
     }
 
-    /// The 6-cell windows' classes.
-    pub fn windows(&self) -> &WindowCounts {
-        &self.windows
+    /// The 6-cell windows' classes: the kept ones, or counted from the board now (a position
+    /// searched with an evaluation that does not read them drops them).
+    #[inline]
+    pub fn windows(&self) -> std::borrow::Cow<'_, WindowCounts> {
+        match &self.windows {
+            Some(w) => std::borrow::Cow::Borrowed(w),
+            None => std::borrow::Cow::Owned(WindowCounts::of_board(&self.board)),
+        }
+    }
+
+    /// From now on keeps the 6-cell windows with the position (counted from the board if it
+    /// had dropped them).
+    pub fn keep_windows(&mut self) {
+        if self.windows.is_none() {
+            self.windows = Some(Box::new(WindowCounts::of_board(&self.board)));
+        }
+    }
+
+    /// From now on the position does not keep the 6-cell windows: a search whose evaluation
+    /// does not read them saves their update at every stone (a tenth of a `cell-pairs`
+    /// search's time).
+    pub fn drop_windows(&mut self) {
+        self.windows = None;
     }
 
     pub fn into_board(self) -> Board {
@@ -126,7 +151,9 @@ impl GomokuBoard {
         play_move(&mut self.board, stones)?;
         for &c in &self.board.history()[before..] {
             let colour = self.board.stone(c).expect("a placed stone");
-            self.windows.add(c, colour);
+            if let Some(w) = &mut self.windows {
+                w.add(c, colour);
+            }
             if let Some(p) = &mut self.cells {
                 p.add(c, colour);
             }
@@ -151,7 +178,9 @@ impl ConnectPosition for GomokuBoard {
     fn place(&mut self, c: Cell) {
         let colour = self.board.to_move();
         self.board.play(c);
-        self.windows.add(c, colour);
+        if let Some(w) = &mut self.windows {
+            w.add(c, colour);
+        }
         if let Some(p) = &mut self.cells {
             p.add(c, colour);
         }
@@ -161,7 +190,9 @@ impl ConnectPosition for GomokuBoard {
     fn unplace(&mut self) {
         let c = *self.board.history().last().expect("a stone to take back");
         let colour = self.board.stone(c).expect("an occupied cell");
-        self.windows.remove(c, colour);
+        if let Some(w) = &mut self.windows {
+            w.remove(c, colour);
+        }
         if let Some(p) = &mut self.cells {
             p.remove(c, colour);
         }
@@ -242,6 +273,12 @@ pub static GOMOKU_EVALUATIONS: [Evaluation; 6] = [
         tunable: false,
     },
 ];
+
+/// Whether an evaluation reads the 6-cell windows a position keeps (the others' searches
+/// drop them).
+pub fn reads_windows(eval: &str) -> bool {
+    matches!(eval, "tuple6" | "tuple6-cells")
+}
 
 /// Whether a player with this evaluation chooses and orders its moves by the cell patterns.
 pub fn orders_by_cells(eval: &str) -> bool {
@@ -420,6 +457,7 @@ impl TreeGame for Gomoku {
             gen.cell_pairs = eval == "cell-pairs";
             gen.cell_rank = movegen::CellRank::from_weights(weights);
         }
+        gen.reads_windows = reads_windows(eval);
         gen
     }
 
@@ -457,6 +495,11 @@ impl TreeGame for Gomoku {
     fn prepare(gen: &ConnectGen, pos: &mut GomokuBoard) {
         if gen.cell_order > 0 {
             pos.keep_cells(gen.cell_pairs);
+        }
+        if gen.reads_windows {
+            pos.keep_windows();
+        } else {
+            pos.drop_windows();
         }
     }
 
@@ -739,6 +782,34 @@ mod tests {
         assert!(pos.kept_cells().unwrap().keeps_pairs());
         assert_eq!(pos.kept_cells().unwrap().snapshot(), cells::CellPatterns::recount(pos.board(), true));
         assert_eq!(pairs.evaluate(&pos), before);
+    }
+
+    /// A search whose evaluation does not read the 6-cell windows (`cells`, `cell-pairs`) drops
+    /// them from the position; a `tuple6` search or evaluation of that position afterwards (two
+    /// players of one game share it) counts them from the board and scores as before.
+    #[test]
+    fn only_the_tuple6_searches_keep_the_windows() {
+        let moves = split_moves("h8 i9 i8 j8 g7 h9 g9");
+        let mut pos = Gomoku.replay(&moves).unwrap();
+        let mut six = Engine::<Gomoku>::new(EngineSettings::default(), &GOMOKU_TUPLE6.defaults());
+        let before = six.evaluate(&pos);
+        let mut pairs = Engine::<Gomoku>::new(EngineSettings::default(), &GOMOKU_CELL_PAIRS.defaults());
+        let r = pairs.search(&mut pos, &Limits::depth(2));
+        assert!(pos.windows.is_none(), "a cell-pairs search drops the windows");
+        assert_eq!(six.evaluate(&pos), before, "counted from the board when dropped");
+        pos.play_checked(r.best.stones()).unwrap();
+        let fresh = GomokuBoard::from_board(pos.board().clone());
+        let after = six.evaluate(&fresh);
+        assert_eq!(six.evaluate(&pos), after);
+        let r = six.search(&mut pos, &Limits::depth(2));
+        assert!(pos.windows.is_some(), "a tuple6 search keeps them again");
+        assert_eq!(pos.windows().counts(), &WindowCounts::recount(pos.board()));
+        pos.play_checked(r.best.stones()).unwrap();
+        assert_eq!(pos.windows().counts(), &WindowCounts::recount(pos.board()));
+        let six_cells = EngineSettings { eval: Some("tuple6-cells".into()), ..EngineSettings::default() };
+        let mut six_cells = Engine::<Gomoku>::new(six_cells, &GOMOKU_TUPLE6.defaults());
+        six_cells.search(&mut pos, &Limits::depth(2));
+        assert!(pos.windows.is_some(), "tuple6-cells reads the windows too");
     }
 
     /// The `cells` move order's weights: their defaults are the constants the order was

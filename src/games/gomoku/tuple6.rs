@@ -462,7 +462,7 @@ impl Tuple6Eval {
 impl Evaluate<GomokuBoard> for Tuple6Eval {
     #[inline]
     fn evaluate(&self, pos: &GomokuBoard) -> i32 {
-        self.score(pos.windows(), pos.board().to_move())
+        self.score(&pos.windows(), pos.board().to_move())
     }
 }
 
