@@ -17,6 +17,9 @@ use crate::games::connect::movegen::{Move, Situation};
 use crate::games::connect::search::ConnectGen;
 use crate::search::Clock;
 
+mod known;
+use known::Known;
+
 /// Three-making moves tried per attacker node, best first by the generator's cheap score
 /// (fours are all tried).
 const THREES: usize = 8;
@@ -32,7 +35,7 @@ pub fn vct<P: ConnectPosition>(
     budget: u64,
 ) -> Option<(Move, u32)> {
     let limit = clock.nodes.saturating_add(budget).min(clock.node_limit);
-    let mut search = Vct { gen, clock, limit };
+    let mut search = Vct { gen, clock, limit, known: Known::for_positions(budget) };
     for d in 1..=depth {
         let mut found = Move::NONE;
         if search.attack(pos, d, Some(&mut found)) {
@@ -49,6 +52,8 @@ struct Vct<'a> {
     gen: &'a mut ConnectGen,
     clock: &'a mut Clock,
     limit: u64,
+    /// Verdicts of the positions visited, kept across the deepening iterations.
+    known: Known,
 }
 
 impl Vct<'_> {
@@ -67,6 +72,28 @@ impl Vct<'_> {
         if self.tick() {
             return false;
         }
+        // The root needs its winning move, which the table does not keep.
+        if found.is_some() {
+            return self.search_attack(pos, depth, found);
+        }
+        let key = pos.board().hash();
+        if let Some(won) = self.known.verdict(key, depth) {
+            return won;
+        }
+        let won = self.search_attack(pos, depth, None);
+        self.remember(key, depth, won);
+        won
+    }
+
+    /// Records a verdict unless the budget cut the search that reached it short.
+    fn remember(&mut self, key: u64, depth: u32, won: bool) {
+        if won || !self.out_of_budget() {
+            self.known.record(key, depth, won);
+        }
+    }
+
+    /// [`attack`](Self::attack) searched.
+    fn search_attack<P: ConnectPosition>(&mut self, pos: &mut P, depth: u32, found: Option<&mut Move>) -> bool {
         let board = pos.board();
         let me = board.to_move();
         let mut moves = Vec::new();
@@ -164,6 +191,17 @@ impl Vct<'_> {
         if self.tick() {
             return false;
         }
+        let key = pos.board().hash();
+        if let Some(won) = self.known.verdict(key, depth) {
+            return won;
+        }
+        let won = self.search_defend(pos, depth);
+        self.remember(key, depth, won);
+        won
+    }
+
+    /// [`defend`](Self::defend) searched.
+    fn search_defend<P: ConnectPosition>(&mut self, pos: &mut P, depth: u32) -> bool {
         let board = pos.board();
         let me = board.to_move();
         let attacker = me.other();
