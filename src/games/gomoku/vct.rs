@@ -34,8 +34,33 @@ pub fn vct<P: ConnectPosition>(
     depth: u32,
     budget: u64,
 ) -> Option<(Move, u32)> {
+    search_by_threats(gen, clock, pos, depth, budget, Known::for_positions(budget))
+}
+
+/// [`vct`] without its table of verdicts: the search as it was before the table, which
+/// the tests hold the table's verdicts against.
+#[cfg(test)]
+fn vct_without_table<P: ConnectPosition>(
+    gen: &mut ConnectGen,
+    clock: &mut Clock,
+    pos: &mut P,
+    depth: u32,
+    budget: u64,
+) -> Option<(Move, u32)> {
+    search_by_threats(gen, clock, pos, depth, budget, Known::none())
+}
+
+/// [`vct`] with the table `known`.
+fn search_by_threats<P: ConnectPosition>(
+    gen: &mut ConnectGen,
+    clock: &mut Clock,
+    pos: &mut P,
+    depth: u32,
+    budget: u64,
+    known: Known,
+) -> Option<(Move, u32)> {
     let limit = clock.nodes.saturating_add(budget).min(clock.node_limit);
-    let mut search = Vct { gen, clock, limit, known: Known::for_positions(budget) };
+    let mut search = Vct { gen, clock, limit, known };
     for d in 1..=depth {
         let mut found = Move::NONE;
         if search.attack(pos, d, Some(&mut found)) {

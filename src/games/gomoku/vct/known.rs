@@ -39,14 +39,20 @@ impl Known {
         Known { slots: vec![Entry::default(); n], mask: n - 1 }
     }
 
-    fn slot(&self, key: u64) -> usize {
-        key as usize & self.mask
+    /// A table that keeps nothing.
+    #[cfg(test)]
+    pub(super) fn none() -> Known {
+        Known { slots: Vec::new(), mask: 0 }
+    }
+
+    fn slot(&self, key: u64) -> Option<usize> {
+        (!self.slots.is_empty()).then_some(key as usize & self.mask)
     }
 
     /// The verdict for the position `key` with `depth` attacking moves left, if known:
     /// `Some(true)` won, `Some(false)` not won.
     pub(super) fn verdict(&self, key: u64, depth: u32) -> Option<bool> {
-        let e = &self.slots[self.slot(key)];
+        let e = &self.slots[self.slot(key)?];
         if e.key != key {
             return None;
         }
@@ -61,7 +67,9 @@ impl Known {
 
     /// Records that the position `key` is won (`won`) or not within `depth` attacking moves.
     pub(super) fn record(&mut self, key: u64, depth: u32, won: bool) {
-        let i = self.slot(key);
+        let Some(i) = self.slot(key) else {
+            return;
+        };
         let e = &mut self.slots[i];
         if e.key != key {
             *e = Entry { key, ..Entry::default() };

@@ -67,3 +67,65 @@ fn no_win_is_claimed_in_a_quiet_opening() {
     let mut clock = Clock::unlimited();
     assert_eq!(vct(&mut gen(), &mut clock, &mut pos, 6, 50_000), None);
 }
+
+/// From a game of the `play` player against Rapfi (suite 7701): Black to move wins by
+/// threes with j9 in four attacking moves. Without its table the search needs more than
+/// the root's 20,000 positions to prove it (27,788 with the `play` player's generator), with the
+/// table fewer (15,519).
+const TRANSPOSED_WIN: &str = "l6 j5 k8 k5 l7 j6 j8 i7 h8 l8";
+
+#[test]
+fn the_table_finds_a_win_the_search_without_it_missed() {
+    let mut pos = position(TRANSPOSED_WIN);
+    let mut clock = Clock::unlimited();
+    assert_eq!(vct_without_table(&mut gen(), &mut clock, &mut pos, 8, 20_000), None, "out of positions");
+    let mut clock = Clock::unlimited();
+    let (m, attacks) = vct(&mut gen(), &mut clock, &mut pos, 8, 20_000).expect("a win by threes");
+    assert_eq!((Gomoku.format_move(&pos, m).as_str(), attacks), ("j9", 4));
+    assert!(clock.nodes <= 20_000, "{}", clock.nodes);
+    // The same win without the table, given the positions it needs.
+    let mut clock = Clock::unlimited();
+    assert_eq!(vct_without_table(&mut gen(), &mut clock, &mut pos, 8, 40_000), Some((m, 4)));
+    pos.play(m);
+    // The main search without threat searches confirms it: after j9 every White move loses
+    // (it sees the mate from depth 10).
+    let settings = EngineSettings { vcdt_depth: 0, ..EngineSettings::default() };
+    let mut e = Engine::<Gomoku>::new(settings, &GOMOKU_TUPLE6.defaults());
+    let r = e.search(&mut pos, &Limits::depth(10));
+    assert!(r.score < -MATE_BOUND, "White is not lost after j9: {}", r.score);
+}
+
+/// Positions along four games against Rapfi (every side to move): the table changes no
+/// verdict and no move of a search that ran to its end.
+#[test]
+fn the_table_changes_no_verdict() {
+    let games = [
+        "j5 k9 i10 j8 i7 i9 j9 l8 l7 k8 m8 k6 k7 j7 h8 j10 m7 k11 n7 o7 l9 k10 k12 h9 i8 m11 l12 i11",
+        "d8 h6 g8 g5 g11 e9 f8 e8 g9 g10 e7 d6 h10 i11 h8 j8 i7 f10 h9 h11 f9 e10",
+        "h12 d10 f11 e9 f12 d8 e12 g12 f10 f13 c11 h11 e14 e11",
+        "f8 h9 g5 g9 g7 h6 h7 f9 i9 f7 g6 g8 e6 f5 f6 e5 g3 g4 h4 i3 j10 h8 i7 i8 g10 j7 k8 j4 k6 i5 k7 k5 l6 g1 h2 j8 j6 l2 k3 n6",
+        TRANSPOSED_WIN,
+    ];
+    let (mut compared, mut wins) = (0, 0);
+    for game in games {
+        let moves: Vec<&str> = game.split(' ').collect();
+        for n in 3..=moves.len() {
+            for depth in 1..=4 {
+                let mut pos = position(&moves[..n].join(" "));
+                let budget = 200_000;
+                let mut with = Clock::unlimited();
+                let a = vct(&mut gen(), &mut with, &mut pos, depth, budget);
+                let mut without = Clock::unlimited();
+                let b = vct_without_table(&mut gen(), &mut without, &mut pos, depth, budget);
+                if without.nodes >= budget {
+                    continue;
+                }
+                assert!(with.nodes <= without.nodes, "the table costs positions: {} > {}", with.nodes, without.nodes);
+                assert_eq!(a, b, "after {n} moves, depth {depth}");
+                compared += 1;
+                wins += usize::from(a.is_some());
+            }
+        }
+    }
+    assert!(compared >= 100 && wins >= 3, "{compared} searches compared, {wins} wins");
+}
