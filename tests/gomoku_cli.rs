@@ -9,7 +9,7 @@ mod common;
 use common::cli::{bench_nodes, fails, ok, BIN};
 
 /// The node signature of `evotune bench --game gomoku --depth 4`.
-const GOMOKU_BENCH_DEPTH_4_NODES: u64 = 125397;
+const GOMOKU_BENCH_DEPTH_4_NODES: u64 = 119666;
 
 #[test]
 fn bench_and_bestmove() {

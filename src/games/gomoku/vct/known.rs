@@ -59,7 +59,7 @@ impl Known {
         if e.win != 0 && u32::from(e.win) - 1 <= depth {
             return Some(true);
         }
-        if e.no_win != 0 && u32::from(e.no_win) - 1 >= depth {
+        if u32::from(e.no_win) > depth {
             return Some(false);
         }
         None
