@@ -37,20 +37,8 @@ pub fn vct<P: ConnectPosition>(
     search_by_threats(gen, clock, pos, depth, budget, Known::for_positions(budget))
 }
 
-/// [`vct`] without its table of verdicts: the search as it was before the table, which
-/// the tests hold the table's verdicts against.
-#[cfg(test)]
-fn vct_without_table<P: ConnectPosition>(
-    gen: &mut ConnectGen,
-    clock: &mut Clock,
-    pos: &mut P,
-    depth: u32,
-    budget: u64,
-) -> Option<(Move, u32)> {
-    search_by_threats(gen, clock, pos, depth, budget, Known::none())
-}
-
-/// [`vct`] with the table `known`.
+/// [`vct`] with the table `known` (the tests hold the table's verdicts against
+/// `Known::none()`, the search as it was before the table).
 fn search_by_threats<P: ConnectPosition>(
     gen: &mut ConnectGen,
     clock: &mut Clock,

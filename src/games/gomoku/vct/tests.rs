@@ -78,14 +78,14 @@ const TRANSPOSED_WIN: &str = "l6 j5 k8 k5 l7 j6 j8 i7 h8 l8";
 fn the_table_finds_a_win_the_search_without_it_missed() {
     let mut pos = position(TRANSPOSED_WIN);
     let mut clock = Clock::unlimited();
-    assert_eq!(vct_without_table(&mut gen(), &mut clock, &mut pos, 8, 20_000), None, "out of positions");
+    assert_eq!(search_by_threats(&mut gen(), &mut clock, &mut pos, 8, 20_000, Known::none()), None, "out of positions");
     let mut clock = Clock::unlimited();
     let (m, attacks) = vct(&mut gen(), &mut clock, &mut pos, 8, 20_000).expect("a win by threes");
     assert_eq!((Gomoku.format_move(&pos, m).as_str(), attacks), ("j9", 4));
     assert!(clock.nodes <= 20_000, "{}", clock.nodes);
     // The same win without the table, given the positions it needs.
     let mut clock = Clock::unlimited();
-    assert_eq!(vct_without_table(&mut gen(), &mut clock, &mut pos, 8, 40_000), Some((m, 4)));
+    assert_eq!(search_by_threats(&mut gen(), &mut clock, &mut pos, 8, 40_000, Known::none()), Some((m, 4)));
     pos.play(m);
     // The main search without threat searches confirms it: after j9 every White move loses
     // (it sees the mate from depth 10).
@@ -116,7 +116,7 @@ fn the_table_changes_no_verdict() {
                 let mut with = Clock::unlimited();
                 let a = vct(&mut gen(), &mut with, &mut pos, depth, budget);
                 let mut without = Clock::unlimited();
-                let b = vct_without_table(&mut gen(), &mut without, &mut pos, depth, budget);
+                let b = search_by_threats(&mut gen(), &mut without, &mut pos, depth, budget, Known::none());
                 if without.nodes >= budget {
                     continue;
                 }
