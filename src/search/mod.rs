@@ -32,7 +32,7 @@ mod smp;
 pub mod tree;
 pub mod tt;
 
-pub use tree::{LateMoves, NoTactics, Playouts, Tactics, TreeGame, TreeSearch};
+pub use tree::{LateMoves, NoTactics, Playouts, Quiescence, Tactics, TreeGame, TreeSearch};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

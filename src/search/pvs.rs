@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use super::tt::Bound;
-use super::{Playouts, Root, SearchResult, Tactics, TreeSearch, MATE, MATE_BOUND};
+use super::{Playouts, Quiescence, Root, SearchResult, Tactics, TreeSearch, MATE, MATE_BOUND};
 use crate::core::game::{Evaluate, GameMove, MoveOf, Position};
 use crate::core::limits::Limits;
 use crate::core::settings::{EngineSettings, SearchKind};
@@ -445,6 +445,9 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         beta: i32,
         ply: usize,
     ) -> i32 {
+        if depth <= 0 && G::quiesces(&self.gen) {
+            return self.quiesce(board, alpha, beta, ply, 0);
+        }
         if self.tick() {
             return 0;
         }
@@ -612,6 +615,56 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         };
         self.tt.store(hash, depth, to_tt(best_score, ply), bound, best);
         best_score
+    }
+
+    /// The quiescence search past the horizon, `qply` plies past it, for a game that
+    /// [`quiesces`](super::TreeGame::quiesces): a node facing a threat must answer it (its
+    /// forced moves, no stand-pat); any other may stand pat on its static score, which cuts
+    /// off at once when it reaches beta, and otherwise tries its attacks (Gomoku: its fours)
+    /// with the window narrowed by that score. Every node counts on the clock; the table is
+    /// neither read nor written (the nodes are cheap and most end on the stand-pat).
+    fn quiesce(&mut self, board: &mut G::Position, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let mut moves = std::mem::take(&mut self.stack[ply]);
+        moves.clear();
+        let mut best = match G::horizon(&mut self.gen, &self.eval, board, ply, qply, &mut moves) {
+            Quiescence::Score(score) => {
+                self.stack[ply] = moves;
+                return score;
+            }
+            Quiescence::Forced => -MATE,
+            Quiescence::StandPat(score) => {
+                if score >= beta {
+                    self.stack[ply] = moves;
+                    return score;
+                }
+                alpha = alpha.max(score);
+                G::horizon_attacks(&mut self.gen, board, &mut moves);
+                score
+            }
+        };
+        for &m in &moves {
+            let placed = board.play(m);
+            let score = -self.quiesce(board, -beta, -alpha, ply + 1, qply + 1);
+            board.undo(placed);
+            if self.clock.stopped {
+                self.stack[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.stack[ply] = moves;
+        best
     }
 
     /// Futility pruning at a node off the principal variation near the horizon: when the

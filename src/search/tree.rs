@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use super::pool::Helper;
 use super::smp::{HelperDone, HelperThread};
 use super::{mcts, tt, Clock, Exact, MoveRank, Root, SearchResult, Searchable, Searcher, UndoOf, MAX_PLY};
-use crate::core::game::{GameMove, MoveOf};
+use crate::core::game::{Evaluate, GameMove, MoveOf};
 use crate::core::limits::Limits;
 use crate::core::settings::{EngineSettings, SearchKind};
 use crate::core::weights::Weights;
@@ -120,11 +120,56 @@ pub trait TreeGame: Searchable {
         false
     }
 
+    /// Whether this generator's searches go on past the horizon with a quiescence search
+    /// ([`horizon`](Self::horizon)) instead of scoring the horizon statically. The default,
+    /// no, keeps a game's tree exactly as it was (Connect6 and the others).
+    fn quiesces(gen: &Self::Gen) -> bool {
+        let _ = gen;
+        false
+    }
+
+    /// What a node of the quiescence search (at or past the horizon, `qply` plies past it)
+    /// is: decided or scored statically, a node that must answer a threat with one of the
+    /// moves listed in `out`, or a node that may stand pat on its static score before trying
+    /// its [`horizon_attacks`](Self::horizon_attacks). Asked only where
+    /// [`quiesces`](Self::quiesces) says yes; by default the horizon's static score.
+    fn horizon(
+        gen: &mut Self::Gen,
+        eval: &Self::Eval,
+        pos: &Self::Position,
+        ply: usize,
+        qply: usize,
+        out: &mut Vec<MoveOf<Self>>,
+    ) -> Quiescence {
+        let _ = (qply, out);
+        match Self::node_entry(gen, eval, pos, 0, ply) {
+            Err(score) => Quiescence::Score(score),
+            Ok(()) => Quiescence::Score(eval.evaluate(pos)),
+        }
+    }
+
+    /// The moves a quiescence node that did not stand pat tries, best first (Gomoku: the
+    /// side to move's fours). By default none.
+    fn horizon_attacks(gen: &mut Self::Gen, pos: &Self::Position, out: &mut Vec<MoveOf<Self>>) {
+        let _ = (gen, pos, out);
+    }
+
     /// Whether the principal variation may follow a table move here (a game may allow what
     /// [`playable`](Self::playable) refuses, e.g. a move cut short by its winning stone).
     fn replayable(pos: &Self::Position, m: MoveOf<Self>) -> bool {
         Self::playable(pos, m)
     }
+}
+
+/// A quiescence node as the game sees it ([`TreeGame::horizon`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quiescence {
+    /// The node's score: decided by the rules or tactics, or static where the search stops.
+    Score(i32),
+    /// The side to move faces a threat: it must play one of the listed moves (no stand-pat).
+    Forced,
+    /// The side to move may stand pat on this static score, or try its attacks.
+    StandPat(i32),
 }
 
 /// A game's late-move reductions and move-count pruning ([`TreeGame::LATE_MOVES`]), for the

@@ -50,6 +50,9 @@ pub struct ConnectGen {
     pub reads_windows: bool,
     /// Gomoku's `cells` move order: the rank of a cell (its table's `order_*` weights).
     pub cell_rank: CellRank,
+    /// Gomoku's players that keep cell patterns: plies of the quiescence search by fours past
+    /// the horizon (0: the horizon is scored statically).
+    pub quiescence_plies: usize,
     /// The `cells` move order's rankings, kept between nodes so that a node allocates none:
     /// forced answers by rank, and quiet cells by rank.
     pub(crate) ranked_moves: Vec<(i32, Move)>,
@@ -73,6 +76,7 @@ impl ConnectGen {
             cell_pairs: false,
             reads_windows: true,
             cell_rank: CellRank::default(),
+            quiescence_plies: 0,
             ranked_moves: Vec::new(),
             ranked_cells: Vec::new(),
         }

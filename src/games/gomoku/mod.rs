@@ -24,6 +24,7 @@ pub mod class_wins;
 pub mod movegen;
 pub mod pair_eval;
 pub mod pbrain;
+pub mod quiescence;
 pub mod tuple6;
 pub mod vct;
 
@@ -44,7 +45,9 @@ use crate::games::connect::openings::{canonical, stones_in_turns, ConnectOpening
 use crate::games::connect::search::{self as connect_search, ConnectGen, ThreatSpace};
 use crate::games::connect::sgf::SgfGame;
 use crate::games::{BuiltIn, Descriptor, ProtocolOptions};
-use crate::search::{Clock, Engine, Exact, LateMoves, Playouts, Root, Searchable, Tactics, TreeGame, TreeSearch, MATE};
+use crate::search::{
+    Clock, Engine, Exact, LateMoves, Playouts, Quiescence, Root, Searchable, Tactics, TreeGame, TreeSearch, MATE,
+};
 use cell_eval::{CellEval, GOMOKU_CELLS};
 use cells::CellPatterns;
 use pair_eval::{CellPairEval, GOMOKU_CELL_PAIRS};
@@ -456,6 +459,11 @@ impl TreeGame for Gomoku {
             gen.cell_order = gen.movegen.config.singles.max(1);
             gen.cell_pairs = eval == "cell-pairs";
             gen.cell_rank = movegen::CellRank::from_weights(weights);
+            gen.quiescence_plies = quiescence::QUIESCENCE_PLIES;
+            // TEMPORARY (experiments only, removed before merging).
+            if let Some(n) = std::env::var("EVOTUNE_QPLIES").ok().and_then(|v| v.parse().ok()) {
+                gen.quiescence_plies = n;
+            }
         }
         gen.reads_windows = reads_windows(eval);
         gen
@@ -535,6 +543,27 @@ impl TreeGame for Gomoku {
 
     fn reducible_node(pos: &GomokuBoard) -> bool {
         movegen::reducible_node(&pos.board)
+    }
+
+    #[inline]
+    fn quiesces(gen: &ConnectGen) -> bool {
+        gen.quiescence_plies > 0
+    }
+
+    #[inline]
+    fn horizon(
+        gen: &mut ConnectGen,
+        eval: &GomokuEval,
+        pos: &GomokuBoard,
+        ply: usize,
+        qply: usize,
+        out: &mut Vec<Move>,
+    ) -> Quiescence {
+        quiescence::horizon(gen, eval, pos, ply, qply, out)
+    }
+
+    fn horizon_attacks(gen: &mut ConnectGen, pos: &GomokuBoard, out: &mut Vec<Move>) {
+        quiescence::attacks(gen, pos, out);
     }
 
     #[inline]
