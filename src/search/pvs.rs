@@ -641,7 +641,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                     return score;
                 }
                 alpha = alpha.max(score);
-                G::horizon_attacks(&mut self.gen, board, &mut moves);
+                G::horizon_attacks(&mut self.gen, board, qply, &mut moves);
                 score
             }
         };

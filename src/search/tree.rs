@@ -150,8 +150,8 @@ pub trait TreeGame: Searchable {
 
     /// The moves a quiescence node that did not stand pat tries, best first (Gomoku: the
     /// side to move's fours). By default none.
-    fn horizon_attacks(gen: &mut Self::Gen, pos: &Self::Position, out: &mut Vec<MoveOf<Self>>) {
-        let _ = (gen, pos, out);
+    fn horizon_attacks(gen: &mut Self::Gen, pos: &Self::Position, qply: usize, out: &mut Vec<MoveOf<Self>>) {
+        let _ = (gen, pos, qply, out);
     }
 
     /// Whether the principal variation may follow a table move here (a game may allow what

@@ -562,8 +562,8 @@ impl TreeGame for Gomoku {
         quiescence::horizon(gen, eval, pos, ply, qply, out)
     }
 
-    fn horizon_attacks(gen: &mut ConnectGen, pos: &GomokuBoard, out: &mut Vec<Move>) {
-        quiescence::attacks(gen, pos, out);
+    fn horizon_attacks(gen: &mut ConnectGen, pos: &GomokuBoard, qply: usize, out: &mut Vec<Move>) {
+        quiescence::attacks(gen, pos, qply, out);
     }
 
     #[inline]
