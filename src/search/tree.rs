@@ -415,6 +415,12 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
         }
     }
 
+    /// The game's move generator and its settings, for a test or a tool that changes one
+    /// of them (Gomoku's quiescence plies) between searches.
+    pub fn generator_mut(&mut self) -> &mut G::Gen {
+        &mut self.gen
+    }
+
     /// Forgets the move-ordering memory of earlier games (history and killers).
     fn forget_moves(&mut self) {
         self.history.fill(0);
