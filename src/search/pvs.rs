@@ -640,10 +640,6 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
                     self.stack[ply] = moves;
                     return score;
                 }
-                if beta - alpha == 1 && score.saturating_add(G::quiescence_delta(&self.gen)) < alpha {
-                    self.stack[ply] = moves;
-                    return score;
-                }
                 alpha = alpha.max(score);
                 G::horizon_attacks(&mut self.gen, board, qply, &mut moves);
                 score

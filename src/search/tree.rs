@@ -148,15 +148,6 @@ pub trait TreeGame: Searchable {
         }
     }
 
-    /// Delta pruning in the quiescence search, in the evaluation's units: a node off the
-    /// principal variation whose static score plus this margin does not reach alpha keeps its
-    /// static score (as the horizon scored it without quiescence) instead of trying its
-    /// attacks. `i32::MAX` (the default): never.
-    fn quiescence_delta(gen: &Self::Gen) -> i32 {
-        let _ = gen;
-        i32::MAX
-    }
-
     /// The moves a quiescence node that did not stand pat tries, best first (Gomoku: the
     /// side to move's fours). By default none.
     fn horizon_attacks(gen: &mut Self::Gen, pos: &Self::Position, qply: usize, out: &mut Vec<MoveOf<Self>>) {

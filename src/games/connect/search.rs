@@ -53,8 +53,6 @@ pub struct ConnectGen {
     /// Gomoku's players that keep cell patterns: plies of the quiescence search by fours past
     /// the horizon (0: the horizon is scored statically).
     pub quiescence_plies: usize,
-    /// Gomoku's quiescence search: its delta-pruning margin (`i32::MAX`: none).
-    pub quiescence_delta: i32,
     /// The `cells` move order's rankings, kept between nodes so that a node allocates none:
     /// forced answers by rank, and quiet cells by rank.
     pub(crate) ranked_moves: Vec<(i32, Move)>,
@@ -79,7 +77,6 @@ impl ConnectGen {
             reads_windows: true,
             cell_rank: CellRank::default(),
             quiescence_plies: 0,
-            quiescence_delta: i32::MAX,
             ranked_moves: Vec::new(),
             ranked_cells: Vec::new(),
         }

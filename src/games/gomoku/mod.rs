@@ -460,13 +460,6 @@ impl TreeGame for Gomoku {
             gen.cell_pairs = eval == "cell-pairs";
             gen.cell_rank = movegen::CellRank::from_weights(weights);
             gen.quiescence_plies = quiescence::QUIESCENCE_PLIES;
-            // TEMPORARY (experiments only, removed before merging).
-            if let Some(n) = std::env::var("EVOTUNE_QPLIES").ok().and_then(|v| v.parse().ok()) {
-                gen.quiescence_plies = n;
-            }
-            if let Some(n) = std::env::var("EVOTUNE_QDELTA").ok().and_then(|v| v.parse().ok()) {
-                gen.quiescence_delta = n;
-            }
         }
         gen.reads_windows = reads_windows(eval);
         gen
@@ -563,11 +556,6 @@ impl TreeGame for Gomoku {
         out: &mut Vec<Move>,
     ) -> Quiescence {
         quiescence::horizon(gen, eval, pos, ply, qply, out)
-    }
-
-    #[inline]
-    fn quiescence_delta(gen: &ConnectGen) -> i32 {
-        gen.quiescence_delta
     }
 
     fn horizon_attacks(gen: &mut ConnectGen, pos: &GomokuBoard, qply: usize, out: &mut Vec<Move>) {
