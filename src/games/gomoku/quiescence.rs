@@ -103,7 +103,7 @@ pub fn attacks(gen: &mut ConnectGen, pos: &GomokuBoard, qply: usize, out: &mut V
 }
 
 /// The offsets of the cells near a stone: within 2 either way, or on one of its 4 lines
-/// within 4 (41 cells, the stone's own left out).
+/// within 4 (40 cells; the stone's own is left out).
 const NEAR: [(i32, i32); 40] = near_offsets();
 
 const fn near_offsets() -> [(i32, i32); 40] {
