@@ -47,7 +47,9 @@ pub fn failpoint(kind: &str, what: &Path) {
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder is written,
 /// flushed to disk and renamed over the target, so a crash leaves either the old file or the
 /// new one, never a truncated mix. Missing parent folders are created. On any error the
-/// temporary file is removed (a full disk must not fill up with them).
+/// temporary file is removed (a full disk must not fill up with them). A symbolic link is
+/// followed (the file it names is replaced, the link stays); a device or a named pipe
+/// (`/dev/null`, `/dev/stdout`) is written straight through, never replaced.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_whole(path, bytes, true)
 }
@@ -62,6 +64,15 @@ pub fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 fn write_whole(path: &Path, bytes: &[u8], durable: bool) -> std::io::Result<()> {
+    let target = follow_link(path);
+    let path = target.as_path();
+    if is_device_or_pipe(path) {
+        // `-o /dev/null`, `-o /dev/stdout`, a named pipe: a rename would put a regular file
+        // in the device's place (for root, /dev/null itself), so the bytes go through it.
+        fs::OpenOptions::new().write(true).open(path)?.write_all(bytes)?;
+        failpoint("write", path);
+        return Ok(());
+    }
     let dir = parent_dir(path);
     fs::create_dir_all(dir)?;
     let tmp = temp_path(path);
@@ -85,6 +96,30 @@ fn write_whole(path: &Path, bytes: &[u8], durable: bool) -> std::io::Result<()> 
     }
     failpoint("write", path);
     Ok(())
+}
+
+/// The file a symbolic link at `path` names (links to links followed), so that the rename
+/// replaces that file and the link stays a link; `path` itself when it is no link.
+fn follow_link(path: &Path) -> PathBuf {
+    let mut current = path.to_path_buf();
+    // A bound, not a loop detector: the kernel gives up on chains longer than 40 too.
+    for _ in 0..40 {
+        let is_link = fs::symlink_metadata(&current).map(|m| m.file_type().is_symlink()).unwrap_or(false);
+        if !is_link {
+            break;
+        }
+        match fs::read_link(&current) {
+            Ok(next) => current = parent_dir(&current).join(next),
+            Err(_) => break,
+        }
+    }
+    current
+}
+
+/// A character or block device, a named pipe or a socket: anything that exists and is
+/// neither a regular file nor a folder.
+fn is_device_or_pipe(path: &Path) -> bool {
+    fs::metadata(path).map(|m| !m.is_file() && !m.is_dir()).unwrap_or(false)
 }
 
 fn parent_dir(path: &Path) -> &Path {
@@ -313,6 +348,44 @@ mod tests {
         write_atomic(&p, b"second").unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "second");
         assert!(temps(p.parent().unwrap()).is_empty());
+    }
+
+    /// `-o /dev/null` and friends: the bytes go through the pipe, which stays a pipe (a
+    /// rename over it once left a root machine with a regular file for /dev/null, which
+    /// every later `2>/dev/null` filled).
+    #[cfg(unix)]
+    #[test]
+    fn atomic_write_to_a_named_pipe_writes_through_it() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("pipe");
+        let c_path = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        let reader = {
+            let pipe = pipe.clone();
+            std::thread::spawn(move || fs::read(pipe).unwrap())
+        };
+        write_atomic(&pipe, b"through the pipe").unwrap();
+        // First: were the pipe replaced, the reader could wait on it for ever.
+        assert!(fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo(), "the pipe was replaced");
+        assert_eq!(reader.join().unwrap(), b"through the pipe");
+        assert!(temps(dir.path()).is_empty(), "{:?}", temps(dir.path()));
+    }
+
+    /// A link to a weight file stays a link; the file it names gets the new content.
+    #[cfg(unix)]
+    #[test]
+    fn atomic_write_through_a_link_replaces_the_file_it_names() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("tables")).unwrap();
+        let real = dir.path().join("tables/champion.toml");
+        fs::write(&real, b"old").unwrap();
+        let link = dir.path().join("current.toml");
+        std::os::unix::fs::symlink("tables/champion.toml", &link).unwrap();
+        replace(&link, b"new").unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read_to_string(&real).unwrap(), "new");
+        assert!(temps(dir.path()).is_empty() && temps(&dir.path().join("tables")).is_empty());
     }
 
     #[test]
