@@ -165,12 +165,16 @@ pub fn remove_stale_temps(dir: &Path) -> std::io::Result<usize> {
 
 /// A file of lines that grows only by whole lines (game records): an append that fails
 /// half-way (a full disk) is cut back to where it began, so readers never meet half a line.
+/// A pipe or a device (`--records /dev/stdout | jq`) is written as a stream: nothing to cut
+/// back or resume there.
 #[derive(Debug)]
 pub struct LineLog {
     file: fs::File,
     path: PathBuf,
     /// Bytes of complete lines.
     len: u64,
+    /// A regular file, which can be cut back and synced; false for a pipe or a device.
+    seekable: bool,
 }
 
 impl LineLog {
@@ -178,7 +182,8 @@ impl LineLog {
     pub fn create(path: &Path) -> std::io::Result<LineLog> {
         fs::create_dir_all(parent_dir(path))?;
         let file = fs::File::create(path)?;
-        Ok(LineLog { file, path: path.to_path_buf(), len: 0 })
+        let seekable = file.metadata()?.is_file();
+        Ok(LineLog { file, path: path.to_path_buf(), len: 0, seekable })
     }
 
     /// Opens the file to continue it after its first `len` bytes, cutting off anything past
@@ -186,6 +191,9 @@ impl LineLog {
     /// as it is. A file shorter than `len` is an error: lines that were promised are gone.
     pub fn resume(path: &Path, len: Option<u64>) -> std::io::Result<LineLog> {
         fs::create_dir_all(parent_dir(path))?;
+        if is_device_or_pipe(path) {
+            return LineLog::create(path);
+        }
         let file = fs::OpenOptions::new().create(true).truncate(false).read(true).write(true).open(path)?;
         let actual = file.metadata()?.len();
         let len = len.unwrap_or(actual);
@@ -203,7 +211,7 @@ impl LineLog {
             file.set_len(whole)?;
             file.sync_data()?;
         }
-        Ok(LineLog { file, path: path.to_path_buf(), len: whole })
+        Ok(LineLog { file, path: path.to_path_buf(), len: whole, seekable: true })
     }
 
     /// Appends `text` (whole lines, each ending in a newline) in one write. On error the
@@ -211,10 +219,14 @@ impl LineLog {
     pub fn append(&mut self, text: &str) -> std::io::Result<()> {
         use std::io::{Seek, SeekFrom};
         debug_assert!(text.is_empty() || text.ends_with('\n'));
-        let result = self.file.seek(SeekFrom::Start(self.len)).and_then(|_| self.file.write_all(text.as_bytes()));
-        if let Err(e) = result {
-            let _ = self.file.set_len(self.len);
-            return Err(e);
+        if self.seekable {
+            let result = self.file.seek(SeekFrom::Start(self.len)).and_then(|_| self.file.write_all(text.as_bytes()));
+            if let Err(e) = result {
+                let _ = self.file.set_len(self.len);
+                return Err(e);
+            }
+        } else {
+            self.file.write_all(text.as_bytes())?;
         }
         self.len += text.len() as u64;
         failpoint("write", &self.path);
@@ -223,7 +235,11 @@ impl LineLog {
 
     /// Flushes the lines to disk (before a checkpoint records the length).
     pub fn sync(&self) -> std::io::Result<()> {
-        self.file.sync_data()
+        if self.seekable {
+            self.file.sync_data()
+        } else {
+            Ok(())
+        }
     }
 
     /// Bytes of complete lines written so far.
@@ -372,6 +388,28 @@ mod tests {
         assert!(temps(dir.path()).is_empty(), "{:?}", temps(dir.path()));
     }
 
+    /// `--records /dev/stdout | jq`: the lines go through the pipe in order, no seek, no cut.
+    #[cfg(unix)]
+    #[test]
+    fn line_log_streams_to_a_named_pipe() {
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("records");
+        let c_path = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        let reader = {
+            let pipe = pipe.clone();
+            std::thread::spawn(move || fs::read_to_string(pipe).unwrap())
+        };
+        {
+            let mut log = LineLog::resume(&pipe, Some(0)).unwrap();
+            log.append("one\n").unwrap();
+            log.sync().unwrap();
+            log.append("two\nthree\n").unwrap();
+            assert_eq!(log.len(), 14);
+        }
+        assert_eq!(reader.join().unwrap(), "one\ntwo\nthree\n");
+    }
+
     /// A link to a weight file stays a link; the file it names gets the new content.
     #[cfg(unix)]
     #[test]
@@ -476,7 +514,7 @@ mod tests {
     #[test]
     fn line_log_reports_a_full_disk() {
         let Ok(file) = fs::OpenOptions::new().write(true).open("/dev/full") else { return };
-        let mut log = LineLog { file, path: PathBuf::from("/dev/full"), len: 0 };
+        let mut log = LineLog { file, path: PathBuf::from("/dev/full"), len: 0, seekable: true };
         assert!(log.append("x\n").is_err());
         assert_eq!(log.len(), 0);
     }
