@@ -366,6 +366,19 @@ mod tests {
         assert!(temps(p.parent().unwrap()).is_empty());
     }
 
+    /// A named pipe `pipe` in `dir`, and a thread reading it to its end.
+    #[cfg(unix)]
+    fn named_pipe_with_reader(dir: &Path) -> (PathBuf, std::thread::JoinHandle<Vec<u8>>) {
+        let pipe = dir.join("pipe");
+        let c_path = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        let reader = {
+            let pipe = pipe.clone();
+            std::thread::spawn(move || fs::read(pipe).unwrap())
+        };
+        (pipe, reader)
+    }
+
     /// `-o /dev/null` and friends: the bytes go through the pipe, which stays a pipe (a
     /// rename over it once left a root machine with a regular file for /dev/null, which
     /// every later `2>/dev/null` filled).
@@ -374,13 +387,7 @@ mod tests {
     fn atomic_write_to_a_named_pipe_writes_through_it() {
         use std::os::unix::fs::FileTypeExt;
         let dir = tempfile::tempdir().unwrap();
-        let pipe = dir.path().join("pipe");
-        let c_path = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
-        let reader = {
-            let pipe = pipe.clone();
-            std::thread::spawn(move || fs::read(pipe).unwrap())
-        };
+        let (pipe, reader) = named_pipe_with_reader(dir.path());
         write_atomic(&pipe, b"through the pipe").unwrap();
         // First: were the pipe replaced, the reader could wait on it for ever.
         assert!(fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo(), "the pipe was replaced");
@@ -393,13 +400,7 @@ mod tests {
     #[test]
     fn line_log_streams_to_a_named_pipe() {
         let dir = tempfile::tempdir().unwrap();
-        let pipe = dir.path().join("records");
-        let c_path = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
-        let reader = {
-            let pipe = pipe.clone();
-            std::thread::spawn(move || fs::read_to_string(pipe).unwrap())
-        };
+        let (pipe, reader) = named_pipe_with_reader(dir.path());
         {
             let mut log = LineLog::resume(&pipe, Some(0)).unwrap();
             log.append("one\n").unwrap();
@@ -407,7 +408,7 @@ mod tests {
             log.append("two\nthree\n").unwrap();
             assert_eq!(log.len(), 14);
         }
-        assert_eq!(reader.join().unwrap(), "one\ntwo\nthree\n");
+        assert_eq!(reader.join().unwrap(), b"one\ntwo\nthree\n");
     }
 
     /// A link to a weight file stays a link; the file it names gets the new content.
