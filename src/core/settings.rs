@@ -233,8 +233,8 @@ pub struct EngineSettings {
     #[arg(long, default_value_t = 0, value_parser = width_value)]
     #[serde(default = "config_seconds")]
     pub seconds: usize,
-    /// Moves searched per node in quiet positions; 0: the game's default (Connect6 32,
-    /// Gomoku 16).
+    /// Two-stone moves searched per node in quiet positions (Connect6); 0: the game's default
+    /// (32). A game of one stone a turn (Gomoku) searches its `--singles` cells instead.
     #[arg(long, default_value_t = 0, value_parser = width_value)]
     #[serde(default = "config_width")]
     pub width: usize,
