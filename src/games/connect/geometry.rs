@@ -94,6 +94,10 @@ pub struct Geometry {
     pub cell_road_start: Vec<u32>,
     /// Cells within Chebyshev distance 2 of each cell (itself excluded).
     pub near_cells: Vec<Vec<Cell>>,
+    /// [`near_cells`](Self::near_cells) and the cells on each cell's 4 lines within `k - 1`
+    /// of it: those a stone there can share a road with or build beside (Gomoku's quiescence
+    /// tries its fours among them, after the side's last stone).
+    pub line_cells: Vec<Vec<Cell>>,
     /// The column and row of each cell.
     coords: Vec<[u8; 2]>,
     pub(super) zobrist: [Vec<u64>; 2],
@@ -149,21 +153,28 @@ impl Geometry {
             cell_roads.extend_from_slice(roads);
             cell_road_start.push(cell_roads.len() as u32);
         }
-        let near_cells = (0..w * h)
-            .map(|c| {
-                let (x, y) = (c % w, c / w);
-                let mut v = Vec::new();
-                for dy in -2..=2 {
-                    for dx in -2..=2 {
-                        let (nx, ny) = (x + dx, y + dy);
-                        if (dx, dy) != (0, 0) && nx >= 0 && nx < w && ny >= 0 && ny < h {
-                            v.push((nx + ny * w) as Cell);
+        // Cells within `reach` of each cell (itself excluded) that `keep(dx, dy)` accepts.
+        let cells_around = |reach: i32, keep: &dyn Fn(i32, i32) -> bool| -> Vec<Vec<Cell>> {
+            (0..w * h)
+                .map(|c| {
+                    let (x, y) = (c % w, c / w);
+                    let mut v = Vec::new();
+                    for dy in -reach..=reach {
+                        for dx in -reach..=reach {
+                            let (nx, ny) = (x + dx, y + dy);
+                            if (dx, dy) != (0, 0) && keep(dx, dy) && nx >= 0 && nx < w && ny >= 0 && ny < h {
+                                v.push((nx + ny * w) as Cell);
+                            }
                         }
                     }
-                }
-                v
-            })
-            .collect();
+                    v
+                })
+                .collect()
+        };
+        let near_cells = cells_around(2, &|_, _| true);
+        let line_cells = cells_around(k - 1, &|dx, dy| {
+            (dx.abs() <= 2 && dy.abs() <= 2) || dx == 0 || dy == 0 || dx.abs() == dy.abs()
+        });
         // SplitMix64 from a fixed seed: the hash is the same in every run and on every machine.
         let mut state: u64 = 0x9E37_79B9_7F4A_7C15 ^ ((w as u64) << 32 | (h as u64) << 16 | k as u64);
         let mut next = || {
@@ -208,6 +219,7 @@ impl Geometry {
             cell_roads,
             cell_road_start,
             near_cells,
+            line_cells,
             coords,
             zobrist,
             lines,
@@ -384,5 +396,18 @@ mod tests {
             }
             assert!(shared > 0);
         }
+    }
+
+    /// A Gomoku cell away from the edges has 24 cells within 2 and 16 more on its lines at
+    /// 3 and 4; a corner keeps only those on the board.
+    #[test]
+    fn line_cells_are_the_near_cells_and_the_lines_within_k_minus_one() {
+        let g = Geometry::of(Rules::GOMOKU);
+        let centre = 7 + 7 * 15;
+        assert_eq!(g.near_cells[centre].len(), 24);
+        assert_eq!(g.line_cells[centre].len(), 40);
+        assert!(g.near_cells[centre].iter().all(|c| g.line_cells[centre].contains(c)));
+        // The corner a1: 8 within 2, then 2 along each of its 3 lines.
+        assert_eq!(g.line_cells[0].len(), 8 + 3 * 2);
     }
 }

@@ -62,9 +62,9 @@ pub fn horizon(
 
 /// See [`TreeGame::horizon_attacks`]: the side to move's fours near its last stone, best
 /// first by the cells' move order (the wins a five or an open four would be are decided
-/// before this is asked). Near: within 2 cells either way, or on a line within 4 of it. A win
-/// by continuous fours is a chain of fours each building on the last; a four elsewhere only
-/// spends a threat, and searching every four at every ply cost the main search 2-3 turns.
+/// before this is asked). Near: within 2 cells either way, or on a line within 4 of it
+/// (`Geometry::line_cells`). A win by continuous fours is a chain of fours each building on
+/// the last; a four elsewhere only spends a threat, and searching every four at every ply cost the main search 2-3 turns.
 /// From the side's third four on (`qply` plies past the horizon), only fours that make more
 /// than a four: a plain four then rarely starts anything a static score does not see.
 pub fn attacks(gen: &mut ConnectGen, pos: &GomokuBoard, qply: usize, out: &mut Vec<Move>) {
@@ -78,7 +78,7 @@ pub fn attacks(gen: &mut ConnectGen, pos: &GomokuBoard, qply: usize, out: &mut V
     if fours == 0 || history.len() < 2 {
         return;
     }
-    let (lx, ly) = board.xy(history[history.len() - 2]);
+    let last = history[history.len() - 2];
     let plain_fours = qply < 4;
     let attacking = |c: Cell| {
         let class = p.class(me, c);
@@ -87,12 +87,7 @@ pub fn attacks(gen: &mut ConnectGen, pos: &GomokuBoard, qply: usize, out: &mut V
     let mut ranked = std::mem::take(&mut gen.ranked_cells);
     ranked.clear();
     let rank = &gen.cell_rank;
-    for (dx, dy) in NEAR.iter().copied() {
-        let (x, y) = (lx as i32 + dx, ly as i32 + dy);
-        if x < 0 || y < 0 || x >= board.width() as i32 || y >= board.height() as i32 {
-            continue;
-        }
-        let c = board.cell(x as usize, y as usize);
+    for &c in &board.geometry().line_cells[last as usize] {
         if p.is_empty(c) && attacking(c) {
             ranked.push((rank.of(p, me, c), c));
         }
@@ -100,30 +95,6 @@ pub fn attacks(gen: &mut ConnectGen, pos: &GomokuBoard, qply: usize, out: &mut V
     ranked.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     out.extend(ranked.iter().map(|&(_, c)| Move::single(c)));
     gen.ranked_cells = ranked;
-}
-
-/// The offsets of the cells near a stone: within 2 either way, or on one of its 4 lines
-/// within 4 (40 cells; the stone's own is left out).
-const NEAR: [(i32, i32); 40] = near_offsets();
-
-const fn near_offsets() -> [(i32, i32); 40] {
-    let mut out = [(0, 0); 40];
-    let mut n = 0;
-    let mut dy = -4;
-    while dy <= 4 {
-        let mut dx = -4;
-        while dx <= 4 {
-            let (ax, ay) = (if dx < 0 { -dx } else { dx }, if dy < 0 { -dy } else { dy });
-            let on_line = dx == 0 || dy == 0 || ax == ay;
-            if (dx != 0 || dy != 0) && ((ax <= 2 && ay <= 2) || on_line) {
-                out[n] = (dx, dy);
-                n += 1;
-            }
-            dx += 1;
-        }
-        dy += 1;
-    }
-    out
 }
 
 /// The second strongest of a cell's 4 line levels.
