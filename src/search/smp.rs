@@ -264,6 +264,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     /// the first move with the full window, the others with a null window above `alpha`
     /// and again with the full window when they beat it. Returns its score.
     fn search_root_move(&mut self, board: &mut G::Position, m: Move<G>, first: bool, alpha: i32, depth: i32) -> i32 {
+        self.root_depth = depth;
         let placed = board.play(m);
         let score = if first {
             -self.pvs::<PvNode>(board, depth - 1, -MATE, MATE, 1)

@@ -120,6 +120,18 @@ pub trait TreeGame: Searchable {
         false
     }
 
+    /// How many turns more than usual the moves of this interior node are searched with
+    /// (1: its children keep the node's `depth` instead of `depth - 1`): a node whose moves
+    /// are forced answers to a threat, so that a line of threats and their answers costs the
+    /// attacker's turns only, as chess engines extend the answers to check (Gomoku: the block
+    /// of a four). Asked once a node, after [`node_entry`](Self::node_entry) left it to the
+    /// search; the search extends only up to its iteration's depth in plies. The
+    /// default, none, keeps a game's tree exactly as it was (Connect6 and the others).
+    fn extension(gen: &Self::Gen, pos: &Self::Position) -> i32 {
+        let _ = (gen, pos);
+        0
+    }
+
     /// Whether this generator's searches go on past the horizon with a quiescence search
     /// ([`horizon`](Self::horizon)) instead of scoring the horizon statically. The default,
     /// no, keeps a game's tree exactly as it was (Connect6 and the others).
@@ -303,6 +315,9 @@ pub struct TreeSearch<G: TreeGame, T = NoTactics> {
     pub(super) stop_helpers: Arc<AtomicBool>,
     /// Nodes the helpers visited in the current search.
     pub(super) helper_nodes: u64,
+    /// The depth of the iteration this thread is searching (0 before any): extensions
+    /// ([`TreeGame::extension`]) stop at that many plies.
+    pub(super) root_depth: i32,
     tactics: PhantomData<fn() -> T>,
 }
 
@@ -410,6 +425,7 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
             helpers,
             stop_helpers: Arc::new(AtomicBool::new(false)),
             helper_nodes: 0,
+            root_depth: 0,
             settings,
             tactics: PhantomData,
         }

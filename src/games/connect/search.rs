@@ -14,6 +14,7 @@ use crate::games::connect::board::{Board, Cell, Rules};
 use crate::games::connect::eval::{self, Evaluator};
 use crate::games::connect::game::{side_of, Connect6, ConnectGame, ConnectPosition};
 use crate::games::connect::movegen::{Move, MoveGen, MoveGenConfig, MoveScoring, Situation, ThreatSet};
+use crate::games::gomoku::extensions::Extensions;
 use crate::games::gomoku::movegen::CellRank;
 use crate::search::mcts::{for_first, win_probability};
 use crate::search::{Clock, Exact, Playouts, Root, Searchable, Tactics, TreeGame, TreeSearch, MATE, MAX_PLY};
@@ -53,6 +54,8 @@ pub struct ConnectGen {
     /// Gomoku's players that keep cell patterns: plies of the quiescence search by fours past
     /// the horizon (0: the horizon is scored statically).
     pub quiescence_plies: usize,
+    /// Gomoku: which nodes' moves cost the search no turn (see [`Extensions`]).
+    pub extensions: Extensions,
     /// The `cells` move order's rankings, kept between nodes so that a node allocates none:
     /// forced answers by rank, and quiet cells by rank.
     pub(crate) ranked_moves: Vec<(i32, Move)>,
@@ -77,6 +80,7 @@ impl ConnectGen {
             reads_windows: true,
             cell_rank: CellRank::default(),
             quiescence_plies: 0,
+            extensions: Extensions::None,
             ranked_moves: Vec::new(),
             ranked_cells: Vec::new(),
         }

@@ -21,6 +21,7 @@
 pub mod cell_eval;
 pub mod cells;
 pub mod class_wins;
+pub mod extensions;
 pub mod movegen;
 pub mod pair_eval;
 pub mod pbrain;
@@ -460,6 +461,8 @@ impl TreeGame for Gomoku {
             gen.cell_pairs = eval == "cell-pairs";
             gen.cell_rank = movegen::CellRank::from_weights(weights);
             gen.quiescence_plies = quiescence::QUIESCENCE_PLIES;
+            // The blocks of fours cost no turn (docs/matches.md, "Search extensions").
+            gen.extensions = extensions::Extensions::Fours;
         }
         gen.reads_windows = reads_windows(eval);
         gen
@@ -539,6 +542,11 @@ impl TreeGame for Gomoku {
 
     fn reducible_node(pos: &GomokuBoard) -> bool {
         movegen::reducible_node(&pos.board)
+    }
+
+    #[inline]
+    fn extension(gen: &ConnectGen, pos: &GomokuBoard) -> i32 {
+        gen.extensions.of(&pos.board)
     }
 
     #[inline]
