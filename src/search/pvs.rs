@@ -634,10 +634,10 @@ impl<G: Playouts, T: Tactics<G>> TreeSearch<G, T> {
     /// entry scores a node there statically anyway).
     #[inline]
     fn extension(&self, board: &G::Position, ply: usize) -> i32 {
-        let extension = G::extension(&self.gen, board);
+        // The cap first: past it the game's reading of the board is not needed.
         let within = (ply as i32) < EXTENSION_PLY_FACTOR * self.root_depth && ply + 1 < MAX_PLY;
-        if extension > 0 && within {
-            extension
+        if within {
+            G::extension(&self.gen, board).max(0)
         } else {
             0
         }

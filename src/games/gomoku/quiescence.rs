@@ -64,7 +64,8 @@ pub fn horizon(
 /// first by the cells' move order (the wins a five or an open four would be are decided
 /// before this is asked). Near: within 2 cells either way, or on a line within 4 of it
 /// (`Geometry::line_cells`). A win by continuous fours is a chain of fours each building on
-/// the last; a four elsewhere only spends a threat, and searching every four at every ply cost the main search 2-3 turns.
+/// the last; a four elsewhere only spends a threat, and searching every four at every ply
+/// cost the main search 2-3 turns.
 /// From the side's third four on (`qply` plies past the horizon), only fours that make more
 /// than a four: a plain four then rarely starts anything a static score does not see.
 pub fn attacks(gen: &mut ConnectGen, pos: &GomokuBoard, qply: usize, out: &mut Vec<Move>) {
